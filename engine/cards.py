@@ -1,0 +1,258 @@
+"""Cards and their notation (RULINGS "Card notation").
+
+Clan cards (Schotten Totten, R1..P9) and siege cards (Schotten Totten 2, R0..P11) are both
+`Card`: a colour and a value. Tactic cards are `TacticCard`. Parsing is forgiving ("r7",
+"R 7", "red 7", "Red7" all give R7); `str()` is the one canonical form.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias, TypeVar
+
+from engine.errors import InvalidMoveError
+from engine.rng import Rng
+
+
+class Color(enum.Enum):
+    """The six clan colours; Schotten Totten 2 uses all but orange."""
+
+    RED = "R"
+    ORANGE = "O"
+    YELLOW = "Y"
+    GREEN = "G"
+    BLUE = "B"
+    PURPLE = "P"
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @property
+    def index(self) -> int:
+        return self._index  # type: ignore[attr-defined,no-any-return]
+
+
+_COLOR_INDEX = {c: i for i, c in enumerate(Color)}
+for _color, _i in _COLOR_INDEX.items():
+    # Enum hashing and dict lookups are slow in the proof's inner loops; a plain attribute isn't.
+    object.__setattr__(_color, "_index", _i)
+T = TypeVar("T")
+ST1_COLORS: tuple[Color, ...] = tuple(Color)
+ST2_COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.PURPLE)
+ST1_VALUES = range(1, 10)
+ST2_VALUES = range(0, 12)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A clan or siege card: a colour and a value. Equal cards share `code`, which is also the
+    hash, because cards are hashed in every set of the proof."""
+
+    color: Color
+    value: int
+    # A small integer unique to this card, for the proof's inner loops.
+    code: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _COLOR_INDEX[self.color] * 16 + self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.code == self.code
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __str__(self) -> str:
+        return f"{self.color.letter}{self.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        card = parse_card(text)
+        if not isinstance(card, Card):
+            raise InvalidMoveError(f"{text.strip()!r} is a tactic card, not a clan card")
+        return card
+
+    def sort_key(self) -> tuple[int, int]:
+        return (self.color.index, self.value)
+
+
+class Tactic(enum.Enum):
+    """Kinds of tactic card. The value is the canonical name (RULINGS "Card notation")."""
+
+    # Shared by both games.
+    JOKER = "joker"
+    SPY = "spy"
+    SHIELD = "shield"
+    # Schotten Totten only.
+    BLIND = "blind"
+    MUD = "mud"
+    RECRUITER = "recruiter"
+    STRATEGIST = "strategist"
+    BANSHEE = "banshee"
+    TRAITOR = "traitor"
+    # Schotten Totten 2 only.
+    REDEPLOY = "redeploy"
+    RECRUIT = "recruit"
+    DESERT = "desert"
+    TREASON = "treason"
+    EXPLODE = "explode"
+    SUPPORT = "support"
+    EXCHANGE = "exchange"
+
+    @property
+    def title(self) -> str:
+        return _TACTIC_TITLES[self]
+
+
+_TACTIC_TITLES = {
+    Tactic.JOKER: "Joker",
+    Tactic.SPY: "Spy",
+    Tactic.SHIELD: "Shield-Bearer",
+    Tactic.BLIND: "Blind-Man's Bluff",
+    Tactic.MUD: "Mud Fight",
+    Tactic.RECRUITER: "Recruiter",
+    Tactic.STRATEGIST: "Strategist",
+    Tactic.BANSHEE: "Banshee",
+    Tactic.TRAITOR: "Traitor",
+    Tactic.REDEPLOY: "Redeployment",
+    Tactic.RECRUIT: "Recruitment",
+    Tactic.DESERT: "Desertion",
+    Tactic.TREASON: "Treason",
+    Tactic.EXPLODE: "Explosion",
+    Tactic.SUPPORT: "Support",
+    Tactic.EXCHANGE: "Exchange",
+}
+
+# Forgiving spellings, compared after lower-casing and removing everything but letters.
+_TACTIC_ALIASES: dict[str, Tactic] = {
+    "joker": Tactic.JOKER,
+    "spy": Tactic.SPY,
+    "shield": Tactic.SHIELD,
+    "shieldbearer": Tactic.SHIELD,
+    "blind": Tactic.BLIND,
+    "blindmansbluff": Tactic.BLIND,
+    "blindmansbuff": Tactic.BLIND,
+    "bluff": Tactic.BLIND,
+    "mud": Tactic.MUD,
+    "mudfight": Tactic.MUD,
+    "recruiter": Tactic.RECRUITER,
+    "headhunter": Tactic.RECRUITER,
+    "strategist": Tactic.STRATEGIST,
+    "banshee": Tactic.BANSHEE,
+    "traitor": Tactic.TRAITOR,
+    "traiter": Tactic.TRAITOR,
+    "redeploy": Tactic.REDEPLOY,
+    "redeployment": Tactic.REDEPLOY,
+    "recruit": Tactic.RECRUIT,
+    "recruitment": Tactic.RECRUIT,
+    "desert": Tactic.DESERT,
+    "desertion": Tactic.DESERT,
+    "treason": Tactic.TREASON,
+    "explode": Tactic.EXPLODE,
+    "explosion": Tactic.EXPLODE,
+    "support": Tactic.SUPPORT,
+    "exchange": Tactic.EXCHANGE,
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TacticCard:
+    """A tactic card. Only the Joker exists twice; `copy` tells the two apart."""
+
+    kind: Tactic
+    copy: int = 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TacticCard) and other.kind is self.kind and other.copy == self.copy
+
+    def __hash__(self) -> int:
+        return hash((self.kind.value, self.copy))
+
+    def __str__(self) -> str:
+        # The two Jokers are interchangeable in play, so both print as "joker".
+        return self.kind.value
+
+    @property
+    def code(self) -> str:
+        """Unique text used in JSON and positions: "joker1", "joker2", "spy", ..."""
+        return f"{self.kind.value}{self.copy}" if self.kind is Tactic.JOKER else self.kind.value
+
+    def __repr__(self) -> str:
+        return f"parse_card({self.code!r})"
+
+    def sort_key(self) -> tuple[int, int]:
+        return (len(Color) + list(Tactic).index(self.kind), self.copy)
+
+
+AnyCard: TypeAlias = Card | TacticCard
+
+_COLOR_WORDS = {c.label: c for c in Color} | {c.letter.lower(): c for c in Color}
+_CLAN_RE = re.compile(r"^([a-z]+)(\d{1,2})$")
+_TACTIC_RE = re.compile(r"^([a-z]+?)([12])?$")
+
+
+def parse_card(text: str) -> AnyCard:
+    """Read a card forgivingly: "r7", "R 7", "red 7", "Red7", "joker", "Joker2", "mud fight"."""
+    squashed = re.sub(r"[\s\-_'’.]", "", text.lower())
+    m = _CLAN_RE.match(squashed)
+    if m and m.group(1) in _COLOR_WORDS:
+        return Card(_COLOR_WORDS[m.group(1)], int(m.group(2)))
+    m = _TACTIC_RE.match(squashed)
+    if m and m.group(1) in _TACTIC_ALIASES:
+        kind = _TACTIC_ALIASES[m.group(1)]
+        copy = int(m.group(2) or 1)
+        if kind is not Tactic.JOKER and m.group(2):
+            raise InvalidMoveError(f"there is only one {kind.title} card")
+        return TacticCard(kind, copy)
+    raise InvalidMoveError(
+        f"{text.strip()!r} is not a card; write a colour letter and a value like R7 or B3,"
+        " or a tactic card's name like joker"
+    )
+
+
+def card_from_code(code: str) -> AnyCard:
+    """The inverse of `code`/`str` for stored data (strict enough, but uses the same parser)."""
+    return parse_card(code)
+
+
+def card_code(card: AnyCard) -> str:
+    """The unique text of a card in stored data: "R7", "joker2", "spy"."""
+    return card.code if isinstance(card, TacticCard) else str(card)
+
+
+def format_cards(cards: Iterable[AnyCard]) -> str:
+    """Cards in canonical text separated by spaces, or "nothing"."""
+    return " ".join(str(c) for c in cards) or "nothing"
+
+
+def sort_cards(cards: Iterable[T]) -> list[T]:
+    """Stable display order: by colour, then value; tactic cards after clan cards."""
+    return sorted(cards, key=lambda c: c.sort_key())  # type: ignore[attr-defined]
+
+
+def clan_deck() -> list[Card]:
+    """The 54 Schotten Totten clan cards in a fixed order."""
+    return [Card(c, v) for c in ST1_COLORS for v in ST1_VALUES]
+
+
+def siege_deck() -> list[Card]:
+    """The 60 Schotten Totten 2 siege cards in a fixed order."""
+    return [Card(c, v) for c in ST2_COLORS for v in ST2_VALUES]
+
+
+def shuffled(cards: Sequence[T], rng: Rng) -> list[T]:
+    """A shuffled copy, from the game's seeded random source."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out

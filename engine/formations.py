@@ -1,0 +1,148 @@
+"""Formations, judged under a rule set shared by both games.
+
+A rule set says how many cards a side needs, which formation types count and whether the
+lower sum wins (RULINGS ST1-3, ST1-12, ST2-2 and the wall tiles). A formation's strength is
+one integer key, so that comparing two formations is comparing two ints; equal keys are
+broken by who completed first, which the game tracks.
+
+Wild cards (Joker, Spy, Shield-Bearer) are `Wild` values: a set of colours and a set of
+values the owner may choose from. `engine.proof.evaluate` picks their best choice.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card, Color, TacticCard
+
+
+class FormationType(enum.IntEnum):
+    """Formation types, weakest first, so that a higher value is a stronger type."""
+
+    SUM = 0
+    RUN = 1
+    COLOR = 2
+    SAME_STRENGTH = 3
+    COLOR_RUN = 4
+
+    def label(self, size: int = 3) -> str:
+        if self is FormationType.SAME_STRENGTH:
+            return {2: "pair", 3: "three of a kind", 4: "four of a kind"}.get(size, "same strength")
+        return _TYPE_LABELS[self]
+
+
+_TYPE_LABELS = {
+    FormationType.SUM: "sum",
+    FormationType.RUN: "run",
+    FormationType.COLOR: "colour",
+    FormationType.COLOR_RUN: "colour run",
+}
+
+ALL_TYPES: frozenset[FormationType] = frozenset(FormationType)
+SUM_ONLY: frozenset[FormationType] = frozenset({FormationType.SUM})
+
+# Key layout: type rank * _RANK + total. Totals stay below 4 * 11 + 1, so ranks never overlap.
+_RANK = 100
+
+
+@dataclass(frozen=True, slots=True)
+class FormationRules:
+    """How a side is judged: cards needed, types that count, and whether lower sums win."""
+
+    size: int = 3
+    types: frozenset[FormationType] = ALL_TYPES
+    lower_sum_wins: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.size <= 4:
+            raise ValueError("a formation has 2 to 4 cards")
+        # A sum is always possible, so it always counts.
+        object.__setattr__(self, "types", frozenset(self.types) | SUM_ONLY)
+
+    def counted(self, actual: FormationType) -> FormationType:
+        """The type a formation counts as here: types that are not considered count as sums."""
+        if self.lower_sum_wins or actual not in self.types:
+            return FormationType.SUM
+        return actual
+
+    def key(self, actual: FormationType, total: int) -> int:
+        """Strength as one int: a bigger key is a stronger formation under these rules."""
+        if self.lower_sum_wins:
+            return -total
+        return self.counted(actual) * _RANK + total
+
+    def describe(self) -> str:
+        """What a side needs, for players: "3 cards, all formations", "4 cards, lower sum wins"."""
+        if self.lower_sum_wins:
+            kinds = "lower sum wins"
+        elif self.types == ALL_TYPES:
+            kinds = "all formations"
+        elif self.types == SUM_ONLY:
+            kinds = "sum only"
+        else:
+            kinds = " and ".join(
+                t.label(self.size) for t in sorted(self.types, reverse=True) if t is not FormationType.SUM
+            )
+            kinds += " and sum"
+        return f"{self.size} cards, {kinds}"
+
+
+def split_key(key: int) -> tuple[FormationType, int]:
+    """(counted type, total) of a key made under rules where the higher sum wins."""
+    return FormationType(key // _RANK), key % _RANK
+
+
+@dataclass(frozen=True, slots=True)
+class Wild:
+    """A wild card on a side: the owner picks one colour and one value from these."""
+
+    card: TacticCard
+    colors: tuple[Color, ...]
+    values: tuple[int, ...]  # strongest first
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+Slot = Card | Wild
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    """A complete side as judged: the cards (wild cards as the card they became), the type it
+    counts as under the rules, its total and its key."""
+
+    cards: tuple[Card, ...]
+    type: FormationType
+    total: int
+    key: int
+    # Parallel to `cards`: the wild card that became this card, or None for a real card.
+    wilds: tuple[TacticCard | None, ...]
+    lower_sum_wins: bool = False
+
+    @property
+    def wild_values(self) -> dict[TacticCard, Card]:
+        """The card each wild card stands for (RULINGS ST1-11: shown once a stone is claimed)."""
+        return {w: c for c, w in zip(self.cards, self.wilds, strict=True) if w is not None}
+
+    def describe(self) -> str:
+        """For players: "colour run G5 G6 G7 (18)", "sum, lower wins R1 B2 Y0 G3 (6)"."""
+        kind = "sum, lower wins" if self.lower_sum_wins else self.type.label(len(self.cards))
+        shown = " ".join(
+            str(c) if w is None else f"{c}({w})" for c, w in zip(self.cards, self.wilds, strict=True)
+        )
+        return f"{kind} {shown} ({self.total})"
+
+
+def classify(values: Sequence[int], colors: Sequence[Color]) -> FormationType:
+    """The actual (strongest) type of a complete set of cards, before the rules say what counts."""
+    lo, hi = min(values), max(values)
+    mono = all(c is colors[0] for c in colors)
+    if lo == hi:
+        return FormationType.SAME_STRENGTH
+    run = hi - lo == len(values) - 1 and len(set(values)) == len(values)
+    if run:
+        return FormationType.COLOR_RUN if mono else FormationType.RUN
+    return FormationType.COLOR if mono else FormationType.SUM

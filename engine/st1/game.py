@@ -1,0 +1,494 @@
+"""A game of Schotten Totten: setup, turns, claims, the end, and replay.
+
+The game is a state object. `legal_moves()` lists what the player who must decide now may
+do, `apply(move)` does it and returns public events, `view(player)` is what one player may
+see. Steps that need no decision (drawing from the only deck, passing when no card can be
+played, ending a turn with nothing left to claim) happen by themselves, so every move the
+game waits for is a real choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.cards import (
+    ST1_VALUES,
+    AnyCard,
+    Card,
+    TacticCard,
+    card_code,
+    card_from_code,
+    clan_deck,
+    format_cards,
+    shuffled,
+    sort_cards,
+)
+from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
+from engine.events import CardDrawn, Event, GameEnded, NothingDrawn, Passed, Resigned
+from engine.outcome import Outcome, Termination
+from engine.proof import Pool, evaluate
+from engine.rng import Rng
+from engine.st1.board import PLAYERS, STONES, Options, Phase, Stone, tactic_deck
+from engine.st1.claims import ClaimCheck, check_claim
+from engine.st1.events import CardPlayed, StoneClaimed
+from engine.st1.moves import Claim, Done, Draw, Move, Pass, Play, Resign, parse_move
+
+# All clan cards in the order the proof wants them (value descending), so that the pool of
+# unseen cards is a filter of this list rather than a fresh sort on every move.
+_CLAN_BY_VALUE = sorted(clan_deck(), key=lambda c: (-c.value, c.color.index))
+
+
+class Game:
+    """One game of Schotten Totten (any variant)."""
+
+    kind = "st1"
+
+    def __init__(self, options: Options, seed: int) -> None:
+        """A game before the deal; use `Game.new`."""
+        self.options = options
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.deck: list[Card] = []  # the top card is the last
+        self.tactic_deck: list[TacticCard] = []
+        self.hands: tuple[list[AnyCard], list[AnyCard]] = ([], [])
+        self.stones = [Stone(n) for n in range(1, STONES + 1)]
+        self.discard: list[AnyCard] = []
+        self.first_player = 0
+        self.turn = 0
+        self.phase = Phase.PLAY
+        self.clock = 0
+        self.tactics_played = [0, 0]
+        self.last_claimer: int | None = None
+        self.outcome: Outcome | None = None
+        self.log: list[tuple[int, str]] = []
+        # Caches keyed by `clock`, which moves on after every change to the table.
+        self._pool: tuple[int, Pool] | None = None
+        self._claims: dict[tuple[int, int], list[int]] = {}
+
+    # Setting up --------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, options: Options | None = None, seed: int = 0) -> Game:
+        """Shuffle and deal from `seed`; the same options and seed always give the same game."""
+        game = cls(options or Options(), seed)
+        rng = game.rng
+        first = options.first_player if options and options.first_player is not None else None
+        game.first_player = rng.below(2) if first is None else first
+        game.deck = shuffled(clan_deck(), rng)
+        if game.options.tactics:
+            game.tactic_deck = shuffled(tactic_deck(), rng)
+        size = game.options.hand_size
+        for _ in range(size):
+            for p in PLAYERS:
+                game.hands[p].append(game.deck.pop())
+        game.turn = game.first_player
+        game._advance([])
+        return game
+
+    @classmethod
+    def replay(cls, options: Options, seed: int, log: Iterable[tuple[int, str]]) -> Game:
+        """Rebuild a game from its options, seed and move log."""
+        game = cls.new(options, seed)
+        for player, text in log:
+            game.play(text, player=player)
+        return game
+
+    # What may happen now ---------------------------------------------------------------------
+
+    @property
+    def to_decide(self) -> int | None:
+        """The player whose decision the game waits for, or None when it is over."""
+        return None if self.outcome is not None else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner if self.outcome else None
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the deciding player may make now (claims listed are ones that hold)."""
+        if self.outcome is not None:
+            return []
+        p = self.turn
+        if self.phase is Phase.PLAY:
+            moves: list[Move] = []
+            if self.options.expert:
+                moves.extend(Claim(n) for n in self.claimable(p))
+            plays = self._plays(p)
+            moves.extend(plays)
+            if self._may_pass(p, plays):
+                moves.append(Pass())
+            return moves
+        if self.phase is Phase.CLAIM:
+            return [*(Claim(n) for n in self.claimable(p)), Done()]
+        if self.phase is Phase.DRAW:
+            return [Draw(d) for d in self._draw_choices(p)]
+        return []
+
+    def _plays(self, p: int) -> list[Play]:
+        open_stones = [s.number for s in self.stones if s.has_room(p)]
+        out: list[Play] = []
+        if open_stones:
+            for card in self.hands[p]:
+                if isinstance(card, Card):
+                    out.extend(_play(card, n) for n in open_stones)
+        return out
+
+    def _can_play_clan(self, p: int) -> bool:
+        return any(isinstance(c, Card) for c in self.hands[p]) and any(
+            s.has_room(p) for s in self.stones
+        )
+
+    def _may_pass(self, p: int, plays: Sequence[Play]) -> bool:
+        # RULINGS ST1-9: pass only when no clan card can be played.
+        return not any(isinstance(m.card, Card) for m in plays)
+
+    def claimable(self, player: int) -> list[int]:
+        """Stones `player` could claim now, were it their moment to claim."""
+        key = (self.clock, player)
+        found = self._claims.get(key)
+        if found is None:
+            if len(self._claims) > 8:
+                self._claims.clear()
+            found = [s.number for s in self.stones if self._claim_check(s, player).allowed]
+            self._claims[key] = found
+        return found
+
+    def check_claim(self, stone: int, player: int | None = None) -> ClaimCheck:
+        """Whether a claim would hold, and why (for "why can't I claim?" questions)."""
+        p = self.turn if player is None else player
+        return self._claim_check(self._stone(stone), p)
+
+    def _claim_check(self, stone: Stone, player: int) -> ClaimCheck:
+        if stone.claimed_by is not None or not stone.complete(player):
+            return _NO_CLAIM
+        return check_claim(stone, player, self.unseen())
+
+    def unseen(self) -> Pool:
+        """Clan cards not face-up on the table (RULINGS ST1-4): deck and both hands."""
+        if self._pool is None or self._pool[0] != self.clock:
+            seen: set[AnyCard] = set(self.discard)
+            for s in self.stones:
+                seen.update(s.sides[0])
+                seen.update(s.sides[1])
+            self._pool = (self.clock, Pool.presorted([c for c in _CLAN_BY_VALUE if c not in seen]))
+        return self._pool[1]
+
+    # Making moves ------------------------------------------------------------------------------
+
+    def parse_move(self, text: str, player: int | None = None) -> Move:
+        """Read a move; a Joker in the text means a Joker in the player's hand."""
+        move = parse_move(text)
+        if isinstance(move, Play):
+            p = self.turn if player is None else player
+            move = Play(self._own_card(move.card, p), move.stone)
+        return move
+
+    def play(self, text: str, player: int | None = None) -> list[Event]:
+        """Parse and apply a move given as text."""
+        return self.apply(self.parse_move(text, player), player)
+
+    def apply(self, move: Move, player: int | None = None) -> list[Event]:
+        """Apply a move for `player` (default: whoever must decide). Raises a GameError,
+        changing nothing, when the move is not allowed."""
+        if self.outcome is not None:
+            raise IllegalMoveError("The game is over.")
+        p = self.turn if player is None else player
+        if isinstance(move, Resign):
+            return self._resign(p, move)
+        if p != self.turn:
+            raise IllegalMoveError("It is not your turn; wait for your opponent's move.")
+        handler = {
+            Play: self._apply_play,
+            Claim: self._apply_claim,
+            Pass: self._apply_pass,
+            Done: self._apply_done,
+            Draw: self._apply_draw,
+        }.get(type(move))
+        if handler is None:
+            raise InvalidMoveError(f"{move} is not a Schotten Totten move.")
+        events: list[Event] = []
+        handler(p, move, events)  # validates before it changes anything
+        self.clock += 1
+        self.log.append((p, str(move)))
+        self._advance(events)
+        return events
+
+    def _resign(self, p: int, move: Resign) -> list[Event]:
+        self.clock += 1
+        self.log.append((p, str(move)))
+        events: list[Event] = [Resigned(p, move.timeout)]
+        why = Termination.TIMEOUT if move.timeout else Termination.RESIGNED
+        self._finish(Outcome(1 - p, why), events)
+        return events
+
+    def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
+        if self.phase is not Phase.PLAY:
+            raise IllegalMoveError(self._phase_hint("play a card"))
+        card = self._own_card(move.card, p)
+        if not isinstance(card, Card):
+            raise IllegalMoveError("Tactic cards are played only in the Tactics variant.")
+        stone = self._stone(move.stone)
+        self._check_room(stone, p)
+        self.hands[p].remove(card)
+        stone.sides[p].append(card)
+        stone.refresh(self.clock)
+        events.append(CardPlayed(p, card, stone.number))
+        self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
+
+    def _apply_claim(self, p: int, move: Claim, events: list[Event]) -> None:
+        expert = self.options.expert
+        if self.phase is not (Phase.PLAY if expert else Phase.CLAIM):
+            when = "before you play a card" if expert else "after you play a card"
+            raise IllegalMoveError(f"In this game you claim stones {when}. " + self._phase_hint())
+        stone = self._stone(move.stone)
+        check = self._claim_check(stone, p)
+        if check is _NO_CLAIM:
+            check = check_claim(stone, p, self.unseen())
+        if not check.allowed:
+            raise ClaimRejectedError(check.reason, completion=check.completion)
+        stone.claimed_by = p
+        self.last_claimer = p
+        assert check.formation is not None
+        events.append(StoneClaimed(p, stone.number, check.formation, check.against))
+        self._check_win(p, events)
+
+    def _apply_pass(self, p: int, move: Pass, events: list[Event]) -> None:
+        if self.phase is not Phase.PLAY:
+            raise IllegalMoveError(self._phase_hint("pass"))
+        plays = self._plays(p)
+        if not self._may_pass(p, plays):
+            raise IllegalMoveError(
+                "You can still play a clan card, so you cannot pass; for example "
+                f"`{plays[0]}`."
+            )
+        events.append(Passed(p, forced=False))
+        self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
+
+    def _apply_done(self, p: int, move: Done, events: list[Event]) -> None:
+        if self.phase is not Phase.CLAIM:
+            raise IllegalMoveError(self._phase_hint("end your turn"))
+        self.phase = Phase.DRAW
+
+    def _apply_draw(self, p: int, move: Draw, events: list[Event]) -> None:
+        if self.phase not in (Phase.DRAW, Phase.CLAIM):
+            raise IllegalMoveError(self._phase_hint("draw"))
+        choices = self._draw_choices(p)
+        if move.deck not in choices:
+            if not choices:
+                raise IllegalMoveError("There is nothing to draw.")
+            raise IllegalMoveError(f"The {move.deck} deck is empty; draw from the {choices[0]} deck.")
+        self._draw(p, move.deck, events)
+        self._end_turn()
+
+    # What happens by itself --------------------------------------------------------------------
+
+    def _advance(self, events: list[Event]) -> None:
+        """Carry out every step that needs no decision, until one does or the game ends."""
+        while self.outcome is None:
+            p = self.turn
+            if self.phase is Phase.DRAW:
+                choices = self._draw_choices(p)
+                if len(choices) > 1:
+                    return
+                if choices:
+                    self._draw(p, choices[0], events)
+                elif len(self.hands[p]) < self.options.hand_size:
+                    events.append(NothingDrawn(p))
+                self._end_turn()
+            elif self.phase is Phase.CLAIM:
+                if self.claimable(p):
+                    return
+                self.phase = Phase.DRAW
+            elif self.phase is Phase.PLAY:
+                if self._can_play(p):
+                    return
+                if self._nobody_can_move():
+                    self._finish(Outcome(self._stalemate_winner(), Termination.NO_MOVES), events)
+                    return
+                if self.options.expert and self.claimable(p):
+                    return
+                events.append(Passed(p, forced=True))
+                self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
+            else:
+                return
+
+    def _has_choice_without_plays(self, p: int) -> bool:
+        """Whether a player with no clan card to play still has a card they may play."""
+        return False
+
+    def _can_play(self, p: int) -> bool:
+        return self._can_play_clan(p) or self._has_choice_without_plays(p)
+
+    def _nobody_can_move(self) -> bool:
+        """RULINGS ST1-9: neither player can play a card nor claim a stone."""
+        return all(not self._can_play(q) and not self.claimable(q) for q in PLAYERS)
+
+    def _stalemate_winner(self) -> int | None:
+        counts = [sum(1 for s in self.stones if s.claimed_by == q) for q in PLAYERS]
+        if counts[0] != counts[1]:
+            return 0 if counts[0] > counts[1] else 1
+        return self.last_claimer  # None only if no stone was ever claimed: a draw
+
+    def _draw_choices(self, p: int) -> list[str]:
+        if len(self.hands[p]) >= self.options.hand_size:
+            return []
+        choices = []
+        if self.deck:
+            choices.append("clan")
+        if self.tactic_deck:
+            choices.append("tactic")
+        return choices
+
+    def _draw(self, p: int, deck: str, events: list[Event]) -> None:
+        if deck == "clan":
+            self.hands[p].append(self.deck.pop())
+        else:
+            self.hands[p].append(self.tactic_deck.pop())
+        events.append(CardDrawn(p, deck))
+
+    def _end_turn(self) -> None:
+        self.turn = 1 - self.turn
+        self.phase = Phase.PLAY
+
+    def _check_win(self, p: int, events: list[Event]) -> None:
+        """RULINGS ST1-7: three adjacent stones or five stones end the game at once."""
+        mine = [s.claimed_by == p for s in self.stones]
+        if any(all(mine[i : i + 3]) for i in range(STONES - 2)):
+            self._finish(Outcome(p, Termination.THREE_ADJACENT), events)
+        elif sum(mine) >= 5:
+            self._finish(Outcome(p, Termination.FIVE_STONES), events)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.phase = Phase.OVER
+        events.append(GameEnded(outcome))
+
+    # Checks shared by moves ---------------------------------------------------------------
+
+    def _stone(self, number: int) -> Stone:
+        if not 1 <= number <= STONES:
+            raise IllegalMoveError(f"There is no stone {number}; stones are numbered 1 to 9.")
+        return self.stones[number - 1]
+
+    def _check_room(self, stone: Stone, p: int) -> None:
+        if stone.claimed_by is not None:
+            owner = "you" if stone.claimed_by == p else "your opponent"
+            raise IllegalMoveError(f"Stone {stone.number} is already claimed by {owner}.")
+        if not stone.has_room(p):
+            raise IllegalMoveError(
+                f"Your side of stone {stone.number} is full ({stone.size} cards)."
+            )
+
+    def _own_card(self, card: AnyCard, p: int) -> AnyCard:
+        """The card from the player's hand that the text names (either Joker for "joker")."""
+        if isinstance(card, Card) and card.value not in ST1_VALUES:
+            raise InvalidMoveError(f"{card} is not a Schotten Totten card; values run 1 to 9.")
+        hand = self.hands[p]
+        if isinstance(card, TacticCard) and card.copy == 1:
+            card = next((c for c in hand if isinstance(c, TacticCard) and c.kind is card.kind), card)
+        if card not in hand:
+            held = format_cards(sort_cards(hand))
+            raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
+        return card
+
+    def _phase_hint(self, wanted: str | None = None) -> str:
+        now = {
+            Phase.PLAY: "Now play a card" + (" or claim a stone." if self.options.expert else "."),
+            Phase.CLAIM: "Now claim stones, or say `done` to end your turn.",
+            Phase.DRAW: "Now choose a deck to draw from: `draw clan` or `draw tactic`.",
+        }.get(self.phase, "")
+        if wanted is None:
+            return now
+        return f"You cannot {wanted} now. {now}".strip()
+
+    # Views and storage -----------------------------------------------------------------------
+
+    def view(self, player: int | None) -> Any:
+        """What `player` may see (None: what anyone watching may see)."""
+        from engine.st1.view import make_view
+
+        return make_view(self, player)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state (hidden cards included) as JSON-ready data."""
+        return {
+            "game": self.kind,
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "first_player": self.first_player,
+            "deck": [card_code(c) for c in self.deck],
+            "tactic_deck": [card_code(c) for c in self.tactic_deck],
+            "hands": [[card_code(c) for c in h] for h in self.hands],
+            "stones": [
+                {
+                    "sides": [[card_code(c) for c in side] for side in s.sides],
+                    "modes": [card_code(c) for c in s.modes],
+                    "claimed_by": s.claimed_by,
+                    "completed_at": list(s.completed_at),
+                }
+                for s in self.stones
+            ],
+            "discard": [card_code(c) for c in self.discard],
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "clock": self.clock,
+            "tactics_played": list(self.tactics_played),
+            "last_claimer": self.last_claimer,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "log": [[p, text] for p, text in self.log],
+            **self._extra_json(),
+        }
+
+    def _extra_json(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        game = cls(Options.from_json(data["options"]), int(data["seed"]))
+        game.rng.state = int(data["rng"])
+        game.first_player = int(data["first_player"])
+        game.deck = [card_from_code(c) for c in data["deck"]]  # type: ignore[misc]
+        game.tactic_deck = [card_from_code(c) for c in data["tactic_deck"]]  # type: ignore[misc]
+        game.hands = tuple([card_from_code(c) for c in h] for h in data["hands"])  # type: ignore[assignment]
+        for stone, s in zip(game.stones, data["stones"], strict=True):
+            stone.sides = tuple([card_from_code(c) for c in side] for side in s["sides"])  # type: ignore[assignment]
+            stone.set_modes([card_from_code(c) for c in s["modes"]])  # type: ignore[misc]
+            stone.claimed_by = s["claimed_by"]
+            stone.completed_at = list(s["completed_at"])
+        game.discard = [card_from_code(c) for c in data["discard"]]
+        game.turn = int(data["turn"])
+        game.phase = Phase(data["phase"])
+        game.clock = int(data["clock"])
+        game.tactics_played = list(data["tactics_played"])
+        game.last_claimer = data["last_claimer"]
+        game.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
+        game.log = [(int(p), str(t)) for p, t in data["log"]]
+        game._load_extra_json(data)
+        return game
+
+    def _load_extra_json(self, data: dict[str, Any]) -> None:
+        pass
+
+    def formation(self, stone: int, player: int) -> Any:
+        """The formation a complete side makes (wild cards at their best), or None."""
+        s = self._stone(stone)
+        return evaluate(s.slots(player), s.rules) if s.complete(player) else None
+
+
+_NO_CLAIM = ClaimCheck(False, "")
+_PLAYS: dict[tuple[AnyCard, int], Play] = {}
+
+
+def _play(card: AnyCard, stone: int) -> Play:
+    """Play moves are immutable and listed on every turn, so they are made once and shared."""
+    key = (card, stone)
+    move = _PLAYS.get(key)
+    if move is None:
+        move = _PLAYS[key] = Play(card, stone)
+    return move

@@ -1,0 +1,293 @@
+"""Match play (RULINGS ST1-8): rounds of Schotten Totten with points.
+
+The round's winner scores 5 and the loser 1 per stone they hold. The previous round's
+winner starts the next round. The match lasts an agreed number of rounds, or until a
+player reaches a points target; the higher total wins and a tie goes to the last round's
+winner. Resigning (or running out of time) gives up the whole match, not just the round:
+that is what a player who walks away means.
+
+A match drives its rounds through the same calls as a single game, so the bot need not know
+which it has; a one-round match is a single game with a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import GameError
+from engine.events import Event
+from engine.outcome import Outcome
+from engine.rng import Rng
+from engine.st1.board import Options
+from engine.st1.game import Game
+from engine.st1.moves import Move, Resign
+from engine.st1.view import MatchInfo, View
+
+WIN_POINTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """How long the match lasts: a number of rounds, or a points target."""
+
+    rounds: int = 1
+    target: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.target is None and not 1 <= self.rounds <= 15:
+            raise GameError("A match has 1 to 15 rounds.")
+        if self.target is not None and not 5 <= self.target <= 50:
+            raise GameError("A points target is between 5 and 50.")
+
+    def describe(self) -> str:
+        if self.target is not None:
+            return f"first to {self.target} points"
+        return "one round" if self.rounds == 1 else f"{self.rounds} rounds"
+
+    def to_json(self) -> dict[str, object]:
+        return {"rounds": self.rounds, "target": self.target}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> MatchOptions:
+        return MatchOptions(int(data["rounds"]), data.get("target"))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One finished round: who started, who won, stones held and points scored."""
+
+    first_player: int
+    outcome: Outcome
+    stones: tuple[int, int]
+    points: tuple[int, int]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "first_player": self.first_player,
+            "outcome": self.outcome.to_json(),
+            "stones": list(self.stones),
+            "points": list(self.points),
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> RoundResult:
+        return RoundResult(
+            int(data["first_player"]),
+            Outcome.from_json(data["outcome"]),
+            (int(data["stones"][0]), int(data["stones"][1])),
+            (int(data["points"][0]), int(data["points"][1])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """A round of a match is over, with its points."""
+
+    number: int
+    result: RoundResult
+    scores: tuple[int, int]
+
+    def describe(self, names: Sequence[str]) -> str:
+        a, b = self.result.points
+        return (
+            f"Round {self.number} is over: {names[0]} scores {a}, {names[1]} scores {b}."
+            f" Match score {self.scores[0]}-{self.scores[1]}."
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "number": self.number,
+            "result": self.result.to_json(),
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """The next round of a match was dealt."""
+
+    number: int
+    first_player: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Round {self.number} begins; {names[self.first_player]} starts."
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    """The match is over."""
+
+    outcome: Outcome
+    scores: tuple[int, int]
+
+    def describe(self, names: Sequence[str]) -> str:
+        a, b = self.scores
+        if self.outcome.winner is None:
+            return f"The match is drawn, {a}-{b}."
+        return f"{names[self.outcome.winner]} wins the match, {a}-{b}!"
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "outcome": self.outcome.to_json(), "scores": list(self.scores)}
+
+
+def round_points(outcome: Outcome, stones: tuple[int, int]) -> tuple[int, int]:
+    """RULINGS ST1-8: 5 to the round's winner, 1 per stone held to the loser."""
+    if outcome.winner is None:
+        return stones
+    return (
+        WIN_POINTS if outcome.winner == 0 else stones[0],
+        WIN_POINTS if outcome.winner == 1 else stones[1],
+    )
+
+
+class Match:
+    """A match of Schotten Totten rounds, driven like a single game."""
+
+    kind = "st1"
+
+    def __init__(self, options: Options, match: MatchOptions, seed: int) -> None:
+        self.options = options
+        self.match = match
+        self.seed = seed
+        self.rounds: list[RoundResult] = []
+        self.outcome: Outcome | None = None
+        self._earlier_log: list[tuple[int, str]] = []  # moves of the finished rounds
+        self.game = Game.new(options, self._round_seed(0))
+
+    @classmethod
+    def new(cls, options: Options | None = None, match: MatchOptions | None = None, seed: int = 0) -> Match:
+        return cls(options or Options(), match or MatchOptions(), seed)
+
+    @classmethod
+    def replay(
+        cls, options: Options, match: MatchOptions, seed: int, log: Iterable[tuple[int, str]]
+    ) -> Match:
+        m = cls(options, match, seed)
+        for player, text in log:
+            m.play(text, player)
+        return m
+
+    def _round_seed(self, index: int) -> int:
+        rng = Rng(self.seed)
+        for _ in range(index):
+            rng.next_u64()
+        return rng.next_u64() if index else self.seed
+
+    # The same calls as a game ------------------------------------------------------------------
+
+    @property
+    def to_decide(self) -> int | None:
+        return None if self.outcome is not None else self.game.to_decide
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner if self.outcome else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (sum(r.points[0] for r in self.rounds), sum(r.points[1] for r in self.rounds))
+
+    @property
+    def round_number(self) -> int:
+        return len(self.rounds) + (0 if self.outcome is not None else 1)
+
+    @property
+    def log(self) -> list[tuple[int, str]]:
+        """Every move of the match, rounds one after another."""
+        return self._earlier_log + self.game.log
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.outcome is not None else self.game.legal_moves()
+
+    def parse_move(self, text: str, player: int | None = None) -> Move:
+        return self.game.parse_move(text, player)
+
+    def play(self, text: str, player: int | None = None) -> list[Event]:
+        return self.apply(self.parse_move(text, player), player)
+
+    def apply(self, move: Move, player: int | None = None) -> list[Event]:
+        if self.outcome is not None:
+            raise GameError("The match is over.")
+        events = self.game.apply(move, player)
+        if self.game.outcome is not None:
+            self._end_round(events, walked_away=isinstance(move, Resign))
+        return events
+
+    def _end_round(self, events: list[Event], *, walked_away: bool) -> None:
+        g = self.game
+        assert g.outcome is not None
+        stones = (
+            sum(1 for s in g.stones if s.claimed_by == 0),
+            sum(1 for s in g.stones if s.claimed_by == 1),
+        )
+        result = RoundResult(g.first_player, g.outcome, stones, round_points(g.outcome, stones))
+        self.rounds.append(result)
+        scores = self.scores
+        if self.match.rounds > 1 or self.match.target is not None:
+            events.append(RoundEnded(len(self.rounds), result, scores))
+        if walked_away:
+            self.outcome = Outcome(g.outcome.winner, g.outcome.termination)
+        elif self._finished():
+            self.outcome = Outcome(self._leader(), g.outcome.termination)
+        if self.outcome is not None:
+            if self.match.rounds > 1 or self.match.target is not None:
+                events.append(MatchEnded(self.outcome, scores))
+            return
+        # RULINGS ST1-8: the round's winner starts the next; after a drawn round, the other
+        # player starts.
+        winner = g.outcome.winner
+        first = winner if winner is not None else 1 - g.first_player
+        opts = Options(self.options.tactics, self.options.expert, first)
+        self._earlier_log = self.log
+        self.game = Game.new(opts, self._round_seed(len(self.rounds)))
+        events.append(RoundStarted(len(self.rounds) + 1, first))
+
+    def _finished(self) -> bool:
+        if self.match.target is not None:
+            return max(self.scores) >= self.match.target
+        return len(self.rounds) >= self.match.rounds
+
+    def _leader(self) -> int | None:
+        a, b = self.scores
+        if a != b:
+            return 0 if a > b else 1
+        return self.rounds[-1].outcome.winner  # RULINGS ST1-8: the last round's winner
+
+    def view(self, player: int | None) -> View:
+        info = MatchInfo(self.match.describe(), self.round_number, self.scores)
+        return dataclasses.replace(self.game.view(player), match=info)
+
+    # Storage -------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.kind,
+            "options": self.options.to_json(),
+            "match": self.match.to_json(),
+            "seed": self.seed,
+            "rounds": [r.to_json() for r in self.rounds],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "earlier_log": [[p, t] for p, t in self._earlier_log],
+            "current": self.game.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        m = cls.__new__(cls)
+        m.options = Options.from_json(data["options"])
+        m.match = MatchOptions.from_json(data["match"])
+        m.seed = int(data["seed"])
+        m.rounds = [RoundResult.from_json(r) for r in data["rounds"]]
+        m.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
+        m._earlier_log = [(int(p), str(t)) for p, t in data["earlier_log"]]
+        m.game = Game.from_json(data["current"])
+        return m
+
