@@ -206,7 +206,7 @@ def parse_card(text: str) -> AnyCard:
     """Read a card forgivingly: "r7", "R 7", "red 7", "Red7", "joker", "Joker2", "mud fight"."""
     squashed = re.sub(r"[\s\-_'’.]", "", text.lower())
     m = _CLAN_RE.match(squashed)
-    if m and m.group(1) in _COLOR_WORDS:
+    if m and m.group(1) in _COLOR_WORDS and int(m.group(2)) <= max(ST2_VALUES):
         return Card(_COLOR_WORDS[m.group(1)], int(m.group(2)))
     m = _TACTIC_RE.match(squashed)
     if m and m.group(1) in _TACTIC_ALIASES:

@@ -29,9 +29,7 @@ def completions(
             yield rules.key(actual, sum(values)), added, as_cards
 
 
-def enumerate_best(
-    side: Sequence[Slot], pool: Iterable[Card], rules: FormationRules
-) -> int | None:
+def enumerate_best(side: Sequence[Slot], pool: Iterable[Card], rules: FormationRules) -> int | None:
     """The key of the strongest completion, or None when the pool is too small."""
     return max((key for key, _, _ in completions(side, pool, rules)), default=None)
 

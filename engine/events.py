@@ -64,7 +64,7 @@ class NothingDrawn(Event):
     player: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} cannot draw: the decks are empty."
+        return f"{names[self.player]} cannot draw: no cards are left."
 
 
 @dataclass(frozen=True, slots=True)

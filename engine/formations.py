@@ -83,7 +83,9 @@ class FormationRules:
             kinds = "sum only"
         else:
             kinds = " and ".join(
-                t.label(self.size) for t in sorted(self.types, reverse=True) if t is not FormationType.SUM
+                t.label(self.size)
+                for t in sorted(self.types, reverse=True)
+                if t is not FormationType.SUM
             )
             kinds += " and sum"
         return f"{self.size} cards, {kinds}"
@@ -131,7 +133,8 @@ class Formation:
         """For players: "colour run G5 G6 G7 (18)", "sum, lower wins R1 B2 Y0 G3 (6)"."""
         kind = "sum, lower wins" if self.lower_sum_wins else self.type.label(len(self.cards))
         shown = " ".join(
-            str(c) if w is None else f"{c}({w})" for c, w in zip(self.cards, self.wilds, strict=True)
+            str(c) if w is None else f"{c}({w})"
+            for c, w in zip(self.cards, self.wilds, strict=True)
         )
         return f"{kind} {shown} ({self.total})"
 

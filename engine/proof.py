@@ -163,7 +163,11 @@ def _formation(side: Sequence[Slot], found: _Found, rules: FormationRules) -> Fo
         assert rules.counted(actual) == rules.counted(found.type), (actual, found.type)
     total = sum(values)
     return Formation(
-        tuple(cards), rules.counted(actual), total, rules.key(actual, total), tuple(wilds),
+        tuple(cards),
+        rules.counted(actual),
+        total,
+        rules.key(actual, total),
+        tuple(wilds),
         rules.lower_sum_wins,
     )
 

@@ -147,7 +147,5 @@ class Stone:
 
 
 _RULES = {
-    (size, types): FormationRules(size, types)
-    for size in (3, 4)
-    for types in (ALL_TYPES, SUM_ONLY)
+    (size, types): FormationRules(size, types) for size in (3, 4) for types in (ALL_TYPES, SUM_ONLY)
 }

@@ -135,7 +135,8 @@ class Game:
         if open_stones:
             for card in self.hands[p]:
                 if isinstance(card, Card):
-                    out.extend(_play(card, n) for n in open_stones)
+                    by_stone = _plays_of(card)
+                    out.extend(by_stone[n] for n in open_stones)
         return out
 
     def _can_play_clan(self, p: int) -> bool:
@@ -171,11 +172,12 @@ class Game:
     def unseen(self) -> Pool:
         """Clan cards not face-up on the table (RULINGS ST1-4): deck and both hands."""
         if self._pool is None or self._pool[0] != self.clock:
-            seen: set[AnyCard] = set(self.discard)
+            seen = {c.code for c in self.discard}
             for s in self.stones:
-                seen.update(s.sides[0])
-                seen.update(s.sides[1])
-            self._pool = (self.clock, Pool.presorted([c for c in _CLAN_BY_VALUE if c not in seen]))
+                seen.update(c.code for c in s.sides[0])
+                seen.update(c.code for c in s.sides[1])
+            unseen = [c for c in _CLAN_BY_VALUE if c.code not in seen]
+            self._pool = (self.clock, Pool.presorted(unseen))
         return self._pool[1]
 
     # Making moves ------------------------------------------------------------------------------
@@ -263,8 +265,7 @@ class Game:
         plays = self._plays(p)
         if not self._may_pass(p, plays):
             raise IllegalMoveError(
-                "You can still play a clan card, so you cannot pass; for example "
-                f"`{plays[0]}`."
+                f"You can still play a clan card, so you cannot pass; for example `{plays[0]}`."
             )
         events.append(Passed(p, forced=False))
         self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
@@ -281,7 +282,9 @@ class Game:
         if move.deck not in choices:
             if not choices:
                 raise IllegalMoveError("There is nothing to draw.")
-            raise IllegalMoveError(f"The {move.deck} deck is empty; draw from the {choices[0]} deck.")
+            raise IllegalMoveError(
+                f"The {move.deck} deck is empty; draw from the {choices[0]} deck."
+            )
         self._draw(p, move.deck, events)
         self._end_turn()
 
@@ -390,7 +393,9 @@ class Game:
             raise InvalidMoveError(f"{card} is not a Schotten Totten card; values run 1 to 9.")
         hand = self.hands[p]
         if isinstance(card, TacticCard) and card.copy == 1:
-            card = next((c for c in hand if isinstance(c, TacticCard) and c.kind is card.kind), card)
+            card = next(
+                (c for c in hand if isinstance(c, TacticCard) and c.kind is card.kind), card
+            )
         if card not in hand:
             held = format_cards(sort_cards(hand))
             raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
@@ -482,13 +487,13 @@ class Game:
 
 
 _NO_CLAIM = ClaimCheck(False, "")
-_PLAYS: dict[tuple[AnyCard, int], Play] = {}
+_PLAYS: dict[AnyCard, tuple[Play, ...]] = {}
 
 
-def _play(card: AnyCard, stone: int) -> Play:
-    """Play moves are immutable and listed on every turn, so they are made once and shared."""
-    key = (card, stone)
-    move = _PLAYS.get(key)
-    if move is None:
-        move = _PLAYS[key] = Play(card, stone)
-    return move
+def _plays_of(card: AnyCard) -> tuple[Play, ...]:
+    """Play moves of a card, indexed by stone number. Moves are immutable and listed on every
+    turn, so they are made once and shared."""
+    moves = _PLAYS.get(card)
+    if moves is None:
+        moves = _PLAYS[card] = tuple(Play(card, n) for n in range(STONES + 1))
+    return moves

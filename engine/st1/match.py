@@ -12,8 +12,8 @@ which it has; a one-round match is a single game with a score.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,7 +159,9 @@ class Match:
         self.game = Game.new(options, self._round_seed(0))
 
     @classmethod
-    def new(cls, options: Options | None = None, match: MatchOptions | None = None, seed: int = 0) -> Match:
+    def new(
+        cls, options: Options | None = None, match: MatchOptions | None = None, seed: int = 0
+    ) -> Match:
         return cls(options or Options(), match or MatchOptions(), seed)
 
     @classmethod
@@ -290,4 +292,3 @@ class Match:
         m._earlier_log = [(int(p), str(t)) for p, t in data["earlier_log"]]
         m.game = Game.from_json(data["current"])
         return m
-

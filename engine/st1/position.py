@@ -11,15 +11,18 @@
     stone 5: R1 R2 R3 | B1 B2 B3 | claimed P1
     stone 6: R4 R5 R6 | B4 B5 B6 | first P2    # both complete: P2 completed first
     stone 7: R8 | - | mud blind   # combat modes on the stone (Tactics)
-    deck: O9 O8                   # the top of the deck, top card first
+    deck: O9 O8                   # the top of the deck, top card first; or `deck: empty`
+    last claim: P2                # who claimed the most recent stone (RULINGS ST1-9)
     tactic deck: spy              # (Tactics) likewise
     discard: traitor G1           # (Tactics) the face-up discard pile, oldest first
     tactics played: 1 0           # (Tactics) tactic cards each player has played
 
 Stones not listed are empty. Every clan card not written anywhere goes to the bottom of the
-deck, shuffled by the seed, and so does every tactic card (Tactics variant). `-` is an
-empty side. Jokers are `joker1` and `joker2` when both appear. Anything that needs no
-decision (drawing from the only deck, a forced pass) happens at once, as in play.
+deck, shuffled by the seed, and so does every tactic card (Tactics variant). With
+`deck: empty` the deck is empty and cards written nowhere are out of the game; proofs still
+count them as unseen, as they would cards in a hand. `-` is an empty side. Jokers are
+`joker1` and `joker2` when both appear. Anything that needs no decision (drawing from the
+only deck, a forced pass) happens at once, as in play.
 """
 
 from __future__ import annotations
@@ -70,8 +73,7 @@ def parse_position(text: str) -> Game:
             continue
         if ":" not in line:
             raise PositionError(f"{line!r}: expected `key: value`")
-        key, value = (part.strip() for part in line.split(":", 1))
-        key = re.sub(r"\s+", " ", key.lower())
+        key = re.sub(r"\s+", " ", line.split(":", 1)[0].strip().lower())
         m = re.fullmatch(r"stone (\d+)", key)
         if m:
             n = int(m.group(1))
@@ -83,8 +85,9 @@ def parse_position(text: str) -> Game:
         else:
             fields[key] = line
     known = {"variant", "seed", "turn", "hand p1", "hand p2", "deck", "tactic deck", "discard"}
+    known |= {"tactics played", "last claim"}
     for key in fields:
-        if key not in known | {"tactics played"}:
+        if key not in known:
             raise PositionError(f"unknown line {fields[key]!r}")
 
     def value(key: str, default: str = "") -> str:
@@ -117,8 +120,12 @@ def parse_position(text: str) -> Game:
         placed.extend(stone.sides[0] + stone.sides[1] + stone.modes)
     game.discard = _cards(value("discard"), fields.get("discard", ""))
     placed.extend(game.discard)
-    top = _cards(value("deck"), fields.get("deck", ""))
-    tactic_top = _cards(value("tactic deck"), fields.get("tactic deck", ""))
+    empty_deck = value("deck").lower() == "empty"
+    top = [] if empty_deck else _cards(value("deck"), fields.get("deck", ""))
+    empty_tactics = value("tactic deck").lower() == "empty"
+    tactic_top = (
+        [] if empty_tactics else _cards(value("tactic deck"), fields.get("tactic deck", ""))
+    )
     placed.extend(top + tactic_top)
 
     codes = [card_code(c) for c in placed]
@@ -133,12 +140,14 @@ def parse_position(text: str) -> Game:
     rng = Rng(game.seed)
     rest = shuffled([c for c in clan_deck() if c not in placed], rng)
     # The deck's top card is the end of the list.
-    game.deck = rest + [c for c in reversed(top) if isinstance(c, Card)]
+    game.deck = ([] if empty_deck else rest) + [c for c in reversed(top) if isinstance(c, Card)]
     if any(not isinstance(c, Card) for c in top):
         raise PositionError("the clan deck holds only clan cards")
     if options.tactics:
         rest_t = shuffled([c for c in tactic_deck() if c not in placed], rng)
-        game.tactic_deck = rest_t + [c for c in reversed(tactic_top) if isinstance(c, TacticCard)]
+        game.tactic_deck = ([] if empty_tactics else rest_t) + [
+            c for c in reversed(tactic_top) if isinstance(c, TacticCard)
+        ]
     elif tactic_top:
         raise PositionError("a tactic deck needs `variant: tactics`")
     game.rng = rng
@@ -153,6 +162,8 @@ def parse_position(text: str) -> Game:
             sum(1 for s in game.stones for c in s.sides[p] if isinstance(c, TacticCard))
             for p in (0, 1)
         ]
+    if "last claim" in fields:
+        game.last_claimer = _player(value("last claim"), fields["last claim"])
     game.clock = 2  # after every completion written in the position
     game._advance([])
     return game
@@ -182,7 +193,9 @@ def _parse_stone(game: Game, n: int, line: str) -> None:
             continue
         card = _cards(word, line)[0]
         if not (isinstance(card, TacticCard) and card.kind in MODES):
-            raise PositionError(f"{line!r}: {flags[i]!r} is not a flag (claimed, first, mud, blind)")
+            raise PositionError(
+                f"{line!r}: {flags[i]!r} is not a flag (claimed, first, mud, blind)"
+            )
         modes.append(card)
         i += 1
     stone.set_modes(modes)
@@ -228,9 +241,12 @@ def format_position(game: Game) -> str:
             flags += ["first", names[first]]
         line = f"stone {s.number}: {_codes(s.sides[0])} | {_codes(s.sides[1])}"
         lines.append(line + (f" | {' '.join(flags)}" if flags else ""))
-    lines.append(f"deck: {_codes(list(reversed(game.deck)))}")
+    lines.append(f"deck: {_codes(list(reversed(game.deck))) if game.deck else 'empty'}")
+    if game.last_claimer is not None:
+        lines.append(f"last claim: {names[game.last_claimer]}")
     if game.options.tactics:
-        lines.append(f"tactic deck: {_codes(list(reversed(game.tactic_deck)))}")
+        tactics = _codes(list(reversed(game.tactic_deck))) if game.tactic_deck else "empty"
+        lines.append(f"tactic deck: {tactics}")
         lines.append(f"discard: {_codes(game.discard)}")
         lines.append(f"tactics played: {game.tactics_played[0]} {game.tactics_played[1]}")
     return "\n".join(lines) + "\n"
@@ -238,4 +254,3 @@ def format_position(game: Game) -> str:
 
 def _codes(cards: list[AnyCard] | list[Card]) -> str:
     return " ".join(card_code(c) for c in cards) or "-"
-

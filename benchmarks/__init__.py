@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m benchmarks [name-prefix ...]` prints `name value unit` lines."""
