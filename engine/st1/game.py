@@ -65,6 +65,10 @@ class Game:
         # Caches keyed by `clock`, which moves on after every change to the table.
         self._pool: tuple[int, Pool] | None = None
         self._claims: dict[tuple[int, int], list[int]] = {}
+        # The last failed claim per (stone, player) with its beating completion. While the
+        # stone is unchanged and those cards are still unseen, the same completion still
+        # beats the claim, so the answer stands without a new proof.
+        self._witness: dict[tuple[int, int], tuple[tuple[object, ...], ClaimCheck]] = {}
 
     # Setting up --------------------------------------------------------------------------
 
@@ -162,12 +166,24 @@ class Game:
     def check_claim(self, stone: int, player: int | None = None) -> ClaimCheck:
         """Whether a claim would hold, and why (for "why can't I claim?" questions)."""
         p = self.turn if player is None else player
-        return self._claim_check(self._stone(stone), p)
+        return check_claim(self._stone(stone), p, self.unseen())
 
     def _claim_check(self, stone: Stone, player: int) -> ClaimCheck:
         if stone.claimed_by is not None or not stone.complete(player):
             return _NO_CLAIM
-        return check_claim(stone, player, self.unseen())
+        pool = self.unseen()
+        key = (stone.number, player)
+        shape = (*stone.sides[0], None, *stone.sides[1], None, *stone.modes)
+        cached = self._witness.get(key)
+        if cached is not None and cached[0] == shape:
+            completion = cached[1].completion
+            assert completion is not None
+            if all(c in pool for c in completion.added):
+                return cached[1]
+        check = check_claim(stone, player, pool)
+        if check.completion is not None:
+            self._witness[key] = (shape, check)
+        return check
 
     def unseen(self) -> Pool:
         """Clan cards not face-up on the table (RULINGS ST1-4): deck and both hands."""
@@ -249,7 +265,7 @@ class Game:
             raise IllegalMoveError(f"In this game you claim stones {when}. " + self._phase_hint())
         stone = self._stone(move.stone)
         check = self._claim_check(stone, p)
-        if check is _NO_CLAIM:
+        if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
             check = check_claim(stone, p, self.unseen())
         if not check.allowed:
             raise ClaimRejectedError(check.reason, completion=check.completion)

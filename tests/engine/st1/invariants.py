@@ -34,10 +34,24 @@ def sides_within_limits(g: Game) -> None:
             assert (s.completed_at[p] is not None) == s.complete(p)
 
 
+def claims_match_a_fresh_proof(g: Game) -> None:
+    """The game's cached claim answers equal a fresh proof on a freshly built pool."""
+    from engine.proof import Pool
+    from engine.st1.claims import check_claim
+
+    seen = {card_code(c) for s in g.stones for side in s.sides for c in side}
+    seen |= {card_code(c) for c in g.discard}
+    pool = Pool(c for c in clan_deck() if card_code(c) not in seen)
+    for p in (0, 1):
+        fresh = [s.number for s in g.stones if check_claim(s, p, pool).allowed]
+        assert g.claimable(p) == fresh
+
+
 def check_all(g: Game) -> None:
     every_card_once(g)
     hand_sizes(g)
     sides_within_limits(g)
+    claims_match_a_fresh_proof(g)
 
 
 def claimed_stones(g: Game) -> dict[int, tuple]:
