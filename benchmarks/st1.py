@@ -87,3 +87,69 @@ def proof_figures(positions: list) -> Iterator[str]:
 def run() -> Iterator[str]:
     yield figure("st1_random_games_per_s", games_per_second(Options()), "games/s")
     yield from proof_figures(hard_positions())
+    tactics = Options(tactics=True)
+    yield figure("st1t_random_games_per_s", games_per_second(tactics, games=40), "games/s")
+    yield from tactics_proof_figures(tactics_hard_positions())
+
+
+def tactics_hard_positions(
+    count: int = 24,
+) -> list[tuple[list, list, Pool, list[Card], FormationRules]]:
+    """Mud Fight stones (four cards a side), with Elite Troops on the opponent's side, one or
+    no clan card beside them, and most of the deck unseen."""
+    from engine.cards import Tactic, TacticCard
+    from engine.st1.board import Stone, wild_for
+
+    rng = random.Random(77)
+    out = []
+    shapes = [
+        (1, ["joker"]),
+        (1, ["spy"]),
+        (0, ["joker", "shield"]),
+        (1, ["shield"]),
+        (0, ["spy", "joker"]),
+    ]
+    while len(out) < count:
+        n_real, elite = shapes[len(out) % len(shapes)]
+        stone = Stone(1)
+        modes = [TacticCard(Tactic.MUD)] + (
+            [TacticCard(Tactic.BLIND)] if rng.random() < 0.25 else []
+        )
+        stone.set_modes(modes)
+        rules = stone.rules
+        deck = clan_deck()
+        rng.shuffle(deck)
+        color = deck[0].color
+        s = rng.randint(3, 6)
+        if rng.random() < 0.6:
+            mine = [Card(color, v) for v in range(s, s + 4)]
+        else:
+            value = rng.randint(6, 9)
+            mine = [c for c in clan_deck() if c.value == value][:4]
+        rest = [c for c in deck if c not in mine]
+        opp_cards = rest[:n_real]
+        table = rest[n_real : n_real + rng.randint(0, 6)]
+        unseen = [c for c in rest if c not in opp_cards and c not in table]
+        opp = opp_cards + [wild_for(TacticCard(Tactic(k))) for k in elite]
+        out.append((mine, opp, Pool(unseen), unseen, rules))
+    return out
+
+
+def tactics_proof_figures(positions: list) -> Iterator[str]:
+    per_position = []
+    proof_total = enum_total = 0.0
+    for mine, opp, pool, unseen, rules in positions:
+        key = evaluate(mine, rules).key
+        runs = []
+        for _ in range(9):
+            start = time.perf_counter()
+            fast = best_completion(opp, pool, rules, beat=key)
+            runs.append(time.perf_counter() - start)
+        per_position.append(statistics.median(runs))
+        proof_total += statistics.median(runs)
+        start = time.perf_counter()
+        slow = enumerate_beating(opp, unseen, rules, key)
+        enum_total += time.perf_counter() - start
+        assert (fast is None) == (slow is None), "proof and enumeration disagree"
+    yield figure("st1t_proof_hard_us", statistics.median(per_position) * 1e6, "us")
+    yield figure("st1t_proof_speedup", enum_total / proof_total, "x")

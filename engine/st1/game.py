@@ -9,6 +9,7 @@ game waits for is a real choice.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -29,10 +30,25 @@ from engine.events import CardDrawn, Event, GameEnded, NothingDrawn, Passed, Res
 from engine.outcome import Outcome, Termination
 from engine.proof import Pool, evaluate
 from engine.rng import Rng
-from engine.st1.board import PLAYERS, STONES, Options, Phase, Stone, tactic_deck
+from engine.st1 import tactics
+from engine.st1.board import PLAYERS, ST1_TACTICS, STONES, Options, Phase, Stone, tactic_deck
 from engine.st1.claims import ClaimCheck, check_claim
 from engine.st1.events import CardPlayed, StoneClaimed
-from engine.st1.moves import Claim, Done, Draw, Move, Pass, Play, Resign, parse_move
+from engine.st1.moves import (
+    Banshee,
+    Claim,
+    Done,
+    Draw,
+    Move,
+    Pass,
+    Play,
+    Recruit,
+    Resign,
+    Return,
+    Strategist,
+    Traitor,
+    parse_move,
+)
 
 # All clan cards in the order the proof wants them (value descending), so that the pool of
 # unseen cards is a filter of this list rather than a fresh sort on every move.
@@ -59,6 +75,8 @@ class Game:
         self.phase = Phase.PLAY
         self.clock = 0
         self.tactics_played = [0, 0]
+        self.joker_played = [False, False]  # RULINGS ST1-11: one Joker each, for the game
+        self.recruit_left = 0  # Recruiter draws still to make
         self.last_claimer: int | None = None
         self.outcome: Outcome | None = None
         self.log: list[tuple[int, str]] = []
@@ -124,14 +142,26 @@ class Game:
                 moves.extend(Claim(n) for n in self.claimable(p))
             plays = self._plays(p)
             moves.extend(plays)
+            moves.extend(tactics.tactic_moves(self, p))
             if self._may_pass(p, plays):
                 moves.append(Pass())
             return moves
         if self.phase is Phase.CLAIM:
-            return [*(Claim(n) for n in self.claimable(p)), Done()]
+            return [*(Claim(n) for n in self.claimable(p)), *self._turn_enders(p)]
         if self.phase is Phase.DRAW:
             return [Draw(d) for d in self._draw_choices(p)]
+        if self.phase is Phase.RECRUIT_DRAW:
+            return [Draw(d) for d in self._decks_with_cards()]
+        if self.phase is Phase.RECRUIT_RETURN:
+            return tactics.return_moves(self, p)
         return []
+
+    def _turn_enders(self, p: int) -> list[Move]:
+        """How a claiming phase ends: the choice of deck when there is one, else `done`."""
+        choices = self._draw_choices(p)
+        if len(choices) > 1:
+            return [Draw(d) for d in choices]
+        return [Done()]
 
     def _plays(self, p: int) -> list[Play]:
         open_stones = [s.number for s in self.stones if s.has_room(p)]
@@ -150,7 +180,7 @@ class Game:
 
     def _may_pass(self, p: int, plays: Sequence[Play]) -> bool:
         # RULINGS ST1-9: pass only when no clan card can be played.
-        return not any(isinstance(m.card, Card) for m in plays)
+        return not plays
 
     def claimable(self, player: int) -> list[int]:
         """Stones `player` could claim now, were it their moment to claim."""
@@ -166,7 +196,7 @@ class Game:
     def check_claim(self, stone: int, player: int | None = None) -> ClaimCheck:
         """Whether a claim would hold, and why (for "why can't I claim?" questions)."""
         p = self.turn if player is None else player
-        return check_claim(self._stone(stone), p, self.unseen())
+        return check_claim(self.stone(stone), p, self.unseen())
 
     def _claim_check(self, stone: Stone, player: int) -> ClaimCheck:
         if stone.claimed_by is not None or not stone.complete(player):
@@ -199,11 +229,18 @@ class Game:
     # Making moves ------------------------------------------------------------------------------
 
     def parse_move(self, text: str, player: int | None = None) -> Move:
-        """Read a move; a Joker in the text means a Joker in the player's hand."""
+        """Read a move. Cards are resolved to the real ones: a Joker in the text is a Joker
+        in the player's hand, and a card on the table gets its stone (`traitor G5 6` is
+        `traitor 3:G5 6`), so that the log holds one canonical text per move."""
         move = parse_move(text)
+        p = self.turn if player is None else player
         if isinstance(move, Play):
-            p = self.turn if player is None else player
-            move = Play(self._own_card(move.card, p), move.stone)
+            move = Play(self.own_card(move.card, p), move.stone)
+        elif isinstance(move, Strategist | Banshee | Traitor):
+            side = p if isinstance(move, Strategist) else 1 - p
+            whose = "your" if side == p else "your opponent's"
+            stone, card = tactics.find_on_side(self, move.card, side, move.source, whose)
+            move = dataclasses.replace(move, card=card, source=stone.number)
         return move
 
     def play(self, text: str, player: int | None = None) -> list[Event]:
@@ -226,11 +263,16 @@ class Game:
             Pass: self._apply_pass,
             Done: self._apply_done,
             Draw: self._apply_draw,
+            Recruit: self._apply_ruse,
+            Return: self._apply_return,
+            Strategist: self._apply_ruse,
+            Banshee: self._apply_ruse,
+            Traitor: self._apply_ruse,
         }.get(type(move))
         if handler is None:
             raise InvalidMoveError(f"{move} is not a Schotten Totten move.")
         events: list[Event] = []
-        handler(p, move, events)  # validates before it changes anything
+        handler(p, move, events)  # type: ignore[operator]  # validates, then changes
         self.clock += 1
         self.log.append((p, str(move)))
         self._advance(events)
@@ -247,15 +289,35 @@ class Game:
     def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
         if self.phase is not Phase.PLAY:
             raise IllegalMoveError(self._phase_hint("play a card"))
-        card = self._own_card(move.card, p)
-        if not isinstance(card, Card):
-            raise IllegalMoveError("Tactic cards are played only in the Tactics variant.")
-        stone = self._stone(move.stone)
+        card = self.own_card(move.card, p)
+        if isinstance(card, TacticCard):
+            tactics.apply_tactic_card(self, p, card, move.stone, events)
+            return
+        stone = self.stone(move.stone)
         self._check_room(stone, p)
         self.hands[p].remove(card)
         stone.sides[p].append(card)
         stone.refresh(self.clock)
         events.append(CardPlayed(p, card, stone.number))
+        self.after_play()
+
+    def _apply_ruse(self, p: int, move: Move, events: list[Event]) -> None:
+        if self.phase is not Phase.PLAY:
+            raise IllegalMoveError(self._phase_hint("play a card"))
+        if isinstance(move, Recruit):
+            tactics.apply_recruit(self, p, move, events)
+        elif isinstance(move, Strategist):
+            tactics.apply_strategist(self, p, move, events)
+        elif isinstance(move, Banshee):
+            tactics.apply_banshee(self, p, move, events)
+        elif isinstance(move, Traitor):
+            tactics.apply_traitor(self, p, move, events)
+
+    def _apply_return(self, p: int, move: Return, events: list[Event]) -> None:
+        tactics.apply_return(self, p, move, events)
+
+    def after_play(self) -> None:
+        """The card of the turn is played: claims (or, in the Expert variant, the draw) next."""
         self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
 
     def _apply_claim(self, p: int, move: Claim, events: list[Event]) -> None:
@@ -263,7 +325,7 @@ class Game:
         if self.phase is not (Phase.PLAY if expert else Phase.CLAIM):
             when = "before you play a card" if expert else "after you play a card"
             raise IllegalMoveError(f"In this game you claim stones {when}. " + self._phase_hint())
-        stone = self._stone(move.stone)
+        stone = self.stone(move.stone)
         check = self._claim_check(stone, p)
         if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
             check = check_claim(stone, p, self.unseen())
@@ -284,25 +346,35 @@ class Game:
                 f"You can still play a clan card, so you cannot pass; for example `{plays[0]}`."
             )
         events.append(Passed(p, forced=False))
-        self.phase = Phase.DRAW if self.options.expert else Phase.CLAIM
+        self.after_play()
 
     def _apply_done(self, p: int, move: Done, events: list[Event]) -> None:
         if self.phase is not Phase.CLAIM:
             raise IllegalMoveError(self._phase_hint("end your turn"))
+        if len(self._draw_choices(p)) > 1:
+            raise IllegalMoveError(
+                "Choose a deck to draw from to end your turn: `draw clan` or `draw tactic`."
+            )
         self.phase = Phase.DRAW
 
     def _apply_draw(self, p: int, move: Draw, events: list[Event]) -> None:
-        if self.phase not in (Phase.DRAW, Phase.CLAIM):
+        if self.phase is Phase.RECRUIT_DRAW:
+            choices = self._decks_with_cards()
+        elif self.phase in (Phase.DRAW, Phase.CLAIM):
+            choices = self._draw_choices(p)
+        else:
             raise IllegalMoveError(self._phase_hint("draw"))
-        choices = self._draw_choices(p)
         if move.deck not in choices:
             if not choices:
-                raise IllegalMoveError("There is nothing to draw.")
+                raise IllegalMoveError("There is nothing to draw: your hand is full.")
             raise IllegalMoveError(
                 f"The {move.deck} deck is empty; draw from the {choices[0]} deck."
             )
         self._draw(p, move.deck, events)
-        self._end_turn()
+        if self.phase is Phase.RECRUIT_DRAW:
+            self.recruit_left -= 1
+        else:
+            self._end_turn()
 
     # What happens by itself --------------------------------------------------------------------
 
@@ -323,6 +395,20 @@ class Game:
                 if self.claimable(p):
                     return
                 self.phase = Phase.DRAW
+            elif self.phase is Phase.RECRUIT_DRAW:
+                decks = self._decks_with_cards()
+                if self.recruit_left == 0 or not decks:
+                    self.recruit_left = 0
+                    self.phase = Phase.RECRUIT_RETURN
+                elif len(decks) > 1:
+                    return
+                else:
+                    self._draw(p, decks[0], events)
+                    self.recruit_left -= 1
+            elif self.phase is Phase.RECRUIT_RETURN:
+                if tactics.return_count(self, p):
+                    return
+                self.after_play()
             elif self.phase is Phase.PLAY:
                 if self._can_play(p):
                     return
@@ -338,7 +424,7 @@ class Game:
 
     def _has_choice_without_plays(self, p: int) -> bool:
         """Whether a player with no clan card to play still has a card they may play."""
-        return False
+        return bool(tactics.tactic_moves(self, p))
 
     def _can_play(self, p: int) -> bool:
         return self._can_play_clan(p) or self._has_choice_without_plays(p)
@@ -354,8 +440,13 @@ class Game:
         return self.last_claimer  # None only if no stone was ever claimed: a draw
 
     def _draw_choices(self, p: int) -> list[str]:
+        """Decks to refill from (README R-1: only while the hand is short)."""
         if len(self.hands[p]) >= self.options.hand_size:
             return []
+        return self._decks_with_cards()
+
+    def _decks_with_cards(self) -> list[str]:
+        """RULINGS ST1-10: an empty deck cannot be chosen."""
         choices = []
         if self.deck:
             choices.append("clan")
@@ -389,7 +480,7 @@ class Game:
 
     # Checks shared by moves ---------------------------------------------------------------
 
-    def _stone(self, number: int) -> Stone:
+    def stone(self, number: int) -> Stone:
         if not 1 <= number <= STONES:
             raise IllegalMoveError(f"There is no stone {number}; stones are numbered 1 to 9.")
         return self.stones[number - 1]
@@ -403,11 +494,13 @@ class Game:
                 f"Your side of stone {stone.number} is full ({stone.size} cards)."
             )
 
-    def _own_card(self, card: AnyCard, p: int) -> AnyCard:
+    def own_card(self, card: AnyCard, p: int, *, hand: list[AnyCard] | None = None) -> AnyCard:
         """The card from the player's hand that the text names (either Joker for "joker")."""
         if isinstance(card, Card) and card.value not in ST1_VALUES:
             raise InvalidMoveError(f"{card} is not a Schotten Totten card; values run 1 to 9.")
-        hand = self.hands[p]
+        if isinstance(card, TacticCard) and card.kind not in ST1_TACTICS:
+            raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten 2 card.")
+        hand = self.hands[p] if hand is None else hand
         if isinstance(card, TacticCard) and card.copy == 1:
             card = next(
                 (c for c in hand if isinstance(c, TacticCard) and c.kind is card.kind), card
@@ -422,6 +515,8 @@ class Game:
             Phase.PLAY: "Now play a card" + (" or claim a stone." if self.options.expert else "."),
             Phase.CLAIM: "Now claim stones, or say `done` to end your turn.",
             Phase.DRAW: "Now choose a deck to draw from: `draw clan` or `draw tactic`.",
+            Phase.RECRUIT_DRAW: "Now draw for the Recruiter: `draw clan` or `draw tactic`.",
+            Phase.RECRUIT_RETURN: "Now return two cards for the Recruiter, as `return R3 joker`.",
         }.get(self.phase, "")
         if wanted is None:
             return now
@@ -460,14 +555,12 @@ class Game:
             "phase": self.phase.value,
             "clock": self.clock,
             "tactics_played": list(self.tactics_played),
+            "joker_played": list(self.joker_played),
+            "recruit_left": self.recruit_left,
             "last_claimer": self.last_claimer,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "log": [[p, text] for p, text in self.log],
-            **self._extra_json(),
         }
-
-    def _extra_json(self) -> dict[str, Any]:
-        return {}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
@@ -487,18 +580,16 @@ class Game:
         game.phase = Phase(data["phase"])
         game.clock = int(data["clock"])
         game.tactics_played = list(data["tactics_played"])
+        game.joker_played = [bool(x) for x in data["joker_played"]]
+        game.recruit_left = int(data["recruit_left"])
         game.last_claimer = data["last_claimer"]
         game.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
         game.log = [(int(p), str(t)) for p, t in data["log"]]
-        game._load_extra_json(data)
         return game
-
-    def _load_extra_json(self, data: dict[str, Any]) -> None:
-        pass
 
     def formation(self, stone: int, player: int) -> Any:
         """The formation a complete side makes (wild cards at their best), or None."""
-        s = self._stone(stone)
+        s = self.stone(stone)
         return evaluate(s.slots(player), s.rules) if s.complete(player) else None
 
 

@@ -15,7 +15,9 @@
     last claim: P2                # who claimed the most recent stone (RULINGS ST1-9)
     tactic deck: spy              # (Tactics) likewise
     discard: traitor G1           # (Tactics) the face-up discard pile, oldest first
-    tactics played: 1 0           # (Tactics) tactic cards each player has played
+    tactics played: 1 0           # (Tactics) tactic cards each player has played (default:
+                                  #   those on their side); a Joker on a side counts as
+                                  #   that player's one Joker (RULINGS ST1-11)
 
 Stones not listed are empty. Every clan card not written anywhere goes to the bottom of the
 deck, shuffled by the seed, and so does every tactic card (Tactics variant). With
@@ -32,6 +34,7 @@ import re
 from engine.cards import (
     AnyCard,
     Card,
+    Tactic,
     TacticCard,
     card_code,
     clan_deck,
@@ -162,6 +165,15 @@ def parse_position(text: str) -> Game:
             sum(1 for s in game.stones for c in s.sides[p] if isinstance(c, TacticCard))
             for p in (0, 1)
         ]
+    # RULINGS ST1-11: a Joker on a player's side means that player has played their Joker.
+    game.joker_played = [
+        any(
+            isinstance(c, TacticCard) and c.kind is Tactic.JOKER
+            for s in game.stones
+            for c in s.sides[p]
+        )
+        for p in (0, 1)
+    ]
     if "last claim" in fields:
         game.last_claimer = _player(value("last claim"), fields["last claim"])
     game.clock = 2  # after every completion written in the position

@@ -72,13 +72,12 @@ class View:
     def playable(self) -> frozenset[AnyCard]:
         """Cards in the viewer's hand that some legal move plays now."""
         hand = self.hand or ()
-        playable = set()
+        named: set[str] = set()
         for text in self.legal_moves:
-            head = text.split()[0]
-            for card in hand:
-                if str(card) == head:
-                    playable.add(card)
-        return frozenset(playable)
+            words = text.split()
+            # A card played is the first word; `return` names the cards it returns.
+            named.update(words[1:] if words[0] == "return" else words[:1])
+        return frozenset(c for c in hand if str(c) in named)
 
     def to_text(self, names: Sequence[str] = ("P1", "P2")) -> str:
         """A plain-text picture of the board, for logs and debugging."""

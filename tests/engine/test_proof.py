@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, clan_deck, siege_deck
+from engine.cards import Card, Tactic, clan_deck, siege_deck
 from engine.enumeration import completions, enumerate_beating, enumerate_best
 from engine.formations import SUM_ONLY, FormationRules, FormationType
 from engine.proof import Pool, best_completion, evaluate
@@ -149,3 +149,35 @@ def test_pool_accepts_any_iterable_and_ignores_order():
     assert a is not None and b is not None
     assert a.formation.key == b.formation.key
     assert Card.parse("R1") in Pool(pool_cards)
+
+
+@st.composite
+def st1_tactics_claims(draw):
+    """Tactics positions: combat modes on the stone and Elite Troops on the opponent's side."""
+    from engine.cards import TacticCard
+    from engine.st1.board import Stone, wild_for
+
+    stone = Stone(5)
+    modes = draw(st.sampled_from([[], ["mud"], ["blind"], ["mud", "blind"]]))
+    stone.set_modes([TacticCard(Tactic(m)) for m in modes])
+    rules = stone.rules
+    deck = draw(st.permutations(clan_deck()))
+    mine = deck[: rules.size]
+    elite = draw(st.lists(st.sampled_from(["joker", "spy", "shield"]), max_size=2, unique=True))
+    n_real = draw(st.integers(0, rules.size - 1 - len(elite)))
+    opp = list(deck[rules.size : rules.size + n_real]) + [
+        wild_for(TacticCard(Tactic(k))) for k in elite
+    ]
+    rest = deck[rules.size + n_real :]
+    missing = rules.size - len(opp)
+    most = {1: 45, 2: 30, 3: 16, 4: 10}[missing]
+    pool = rest[: draw(st.integers(0, min(most, len(rest))))]
+    return mine, draw(st.permutations(opp)), pool, rules
+
+
+@settings(max_examples=300)
+@given(st1_tactics_claims())
+def test_st1_tactics_proof_equals_enumeration(position):
+    # RULINGS ST1-4 with tactics: unplayed clan cards only; wild cards take best values.
+    mine, opp, pool, rules = position
+    check_against_enumeration(opp, pool, rules, evaluate(mine, rules).key)

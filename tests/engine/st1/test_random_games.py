@@ -56,9 +56,11 @@ def probe_illegal_moves(g: Game, rng: random.Random) -> None:
 
 
 @settings(max_examples=60)
-@given(st.integers(0, 2**32), st.booleans())
-def test_random_games_keep_every_invariant(seed, expert):
-    g = play_out(seed, Options(expert=expert))
+@given(st.integers(0, 2**32), st.sampled_from(["classic", "expert", "tactics", "tactics-expert"]))
+def test_random_games_keep_every_invariant(seed, variant):
+    # Tactics adds: every tactic card in exactly one place, the tactic limit and the Joker
+    # limit always hold (checked by check_all after every move).
+    g = play_out(seed, Options.from_variant(variant))
     # Replaying the log from the seed gives the identical state.
     assert Game.replay(g.options, g.seed, g.log).to_json() == g.to_json()
     # And so does the JSON round trip.
@@ -66,14 +68,16 @@ def test_random_games_keep_every_invariant(seed, expert):
 
 
 def test_many_random_games_end_properly():
-    for seed in range(150):
-        g = play_out(seed, Options(expert=seed % 2 == 1), probe=False)
+    for seed in range(120):
+        variant = ["classic", "expert", "tactics", "tactics-expert"][seed % 4]
+        g = play_out(seed, Options.from_variant(variant), probe=False)
         assert g.outcome is not None
 
 
-def test_every_legal_move_can_be_applied():
+@pytest.mark.parametrize("variant", ["classic", "tactics-expert", "tactics"])
+def test_every_legal_move_can_be_applied(variant):
     rng = random.Random(7)
-    g = Game.new(Options(), 7)
+    g = Game.new(Options.from_variant(variant), 7)
     while not g.is_over:
         moves = g.legal_moves()
         for m in rng.sample(moves, min(5, len(moves))):

@@ -1,0 +1,366 @@
+"""The Tactics variant's cards (RULINGS ST1-10 to ST1-14): what may be played, and its effect.
+
+Each `apply_*` checks everything first and raises a GameError before it changes anything,
+so a refused move leaves the game as it was. The game calls these from its own `apply`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine.cards import AnyCard, Card, Tactic, TacticCard, format_cards, sort_cards
+from engine.errors import IllegalMoveError
+from engine.events import Event
+from engine.st1.board import ELITE, MODES, Phase, Stone
+from engine.st1.moves import Banshee, Move, Play, Recruit, Return, Strategist, Traitor
+
+if TYPE_CHECKING:
+    from engine.st1.game import Game
+
+RECRUIT_DRAWS = 3
+RECRUIT_RETURNS = 2
+
+
+# Events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModePlayed(Event):
+    """A combat mode went onto a stone (RULINGS ST1-12)."""
+
+    player: int
+    card: TacticCard
+    stone: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        effect = {
+            Tactic.MUD: "each side now needs four cards",
+            Tactic.BLIND: "only totals count there now",
+        }[self.card.kind]
+        return (
+            f"{names[self.player]} played {self.card.kind.title} on stone {self.stone}: {effect}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecruiterPlayed(Event):
+    player: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} played the Recruiter: they draw three cards and return two."
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReturned(Event):
+    """Cards went back under their decks; only which decks is public."""
+
+    player: int
+    decks: tuple[str, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        parts = []
+        for deck in ("clan", "tactic"):
+            n = self.decks.count(deck)
+            if n:
+                parts.append(f"{n} {deck} card{'s' if n > 1 else ''}")
+        what = " and ".join(parts) or "no cards"
+        return f"{names[self.player]} put {what} back under the decks."
+
+
+@dataclass(frozen=True, slots=True)
+class StrategistPlayed(Event):
+    player: int
+    card: AnyCard
+    source: int
+    target: int | None
+
+    def describe(self, names: Sequence[str]) -> str:
+        where = "the discard pile" if self.target is None else f"stone {self.target}"
+        return (
+            f"{names[self.player]} played the Strategist: moved their {self.card} from"
+            f" stone {self.source} to {where}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BansheePlayed(Event):
+    player: int
+    card: AnyCard
+    source: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        other = names[1 - self.player]
+        return (
+            f"{names[self.player]} played the Banshee: {other}'s {self.card} on stone"
+            f" {self.source} is discarded."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TraitorPlayed(Event):
+    player: int
+    card: AnyCard
+    source: int
+    target: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        other = names[1 - self.player]
+        return (
+            f"{names[self.player]} played the Traitor: took {other}'s {self.card} from stone"
+            f" {self.source} onto their side of stone {self.target}."
+        )
+
+
+# What may be played -----------------------------------------------------------------------------
+
+
+def limit_allows(game: Game, p: int) -> bool:
+    """RULINGS ST1-10: no more than one tactic card ahead of the opponent."""
+    return game.tactics_played[p] <= game.tactics_played[1 - p]
+
+
+def limit_message(game: Game, p: int) -> str:
+    mine, theirs = game.tactics_played[p], game.tactics_played[1 - p]
+    return (
+        f"You have played {mine} tactic cards and your opponent {theirs}; you may play another"
+        " only when your opponent has played as many as you."
+    )
+
+
+def tactic_moves(game: Game, p: int) -> list[Move]:
+    """Every tactic card play open to player p now (in the play phase)."""
+    if not game.options.tactics or not limit_allows(game, p):
+        return []
+    stones = game.stones
+    open_stones = [s for s in stones if s.claimed_by is None]
+    room = [s.number for s in open_stones if s.has_room(p)]
+    moves: list[Move] = []
+    kinds_seen: set[Tactic] = set()
+    for card in sort_cards(c for c in game.hands[p] if isinstance(c, TacticCard)):
+        if card.kind in kinds_seen:
+            continue  # the two Jokers are interchangeable (README R-6)
+        kinds_seen.add(card.kind)
+        kind = card.kind
+        if kind in ELITE:
+            if kind is Tactic.JOKER and game.joker_played[p]:
+                continue
+            moves.extend(Play(card, n) for n in room)
+        elif kind in MODES:
+            moves.extend(Play(card, s.number) for s in open_stones)
+        elif kind is Tactic.RECRUITER:
+            if game.deck or game.tactic_deck:
+                moves.append(Recruit())
+        elif kind is Tactic.STRATEGIST:
+            for s in open_stones:
+                for c in s.sides[p]:
+                    moves.extend(Strategist(c, s.number, n) for n in room if n != s.number)
+                    moves.append(Strategist(c, s.number, None))
+        elif kind is Tactic.BANSHEE:
+            moves.extend(Banshee(c, s.number) for s in open_stones for c in s.sides[1 - p])
+        elif kind is Tactic.TRAITOR:
+            for s in open_stones:
+                for c in s.sides[1 - p]:
+                    if isinstance(c, Card):
+                        moves.extend(Traitor(c, s.number, n) for n in room)
+    return moves
+
+
+# Effects ----------------------------------------------------------------------------------------
+
+
+def _take_tactic(game: Game, p: int, kind: Tactic) -> TacticCard:
+    """The tactic card of this kind from p's hand, once the play is allowed."""
+    if not game.options.tactics:
+        raise IllegalMoveError("Tactic cards are played only in the Tactics variant.")
+    card = next((c for c in game.hands[p] if isinstance(c, TacticCard) and c.kind is kind), None)
+    if card is None:
+        held = format_cards(sort_cards(game.hands[p]))
+        raise IllegalMoveError(f"{kind.value} is not in your hand; you hold {held}.")
+    if not limit_allows(game, p):
+        raise IllegalMoveError(limit_message(game, p))
+    return card
+
+
+def _played(game: Game, p: int, card: TacticCard) -> None:
+    game.hands[p].remove(card)
+    game.tactics_played[p] += 1
+
+
+def _open_stone(game: Game, number: int, p: int) -> Stone:
+    stone = game.stone(number)
+    if stone.claimed_by is not None:
+        owner = "you" if stone.claimed_by == p else "your opponent"
+        raise IllegalMoveError(f"Stone {number} is already claimed by {owner}.")
+    return stone
+
+
+def find_on_side(
+    game: Game, card: AnyCard, side: int, source: int | None, whose: str
+) -> tuple[Stone, AnyCard]:
+    """Where `card` lies on `side` (either Joker for "joker"), checking a stated stone."""
+    for s in game.stones:
+        for c in s.sides[side]:
+            same = c == card or (
+                isinstance(c, TacticCard) and isinstance(card, TacticCard) and c.kind is card.kind
+            )
+            if same:
+                if source is not None and s.number != source:
+                    raise IllegalMoveError(f"{c} is on stone {s.number}, not on stone {source}.")
+                return s, c
+    if source is not None:
+        raise IllegalMoveError(f"{card} is not on {whose} side of stone {source}.")
+    raise IllegalMoveError(f"{card} is not on {whose} side of any stone.")
+
+
+def apply_tactic_card(
+    game: Game, p: int, card: TacticCard, number: int, events: list[Event]
+) -> None:
+    """An Elite Troop onto p's side, or a Combat Mode onto a stone."""
+    card = _take_tactic(game, p, card.kind)
+    if card.kind in ELITE:
+        if card.kind is Tactic.JOKER and game.joker_played[p]:
+            raise IllegalMoveError(
+                "You have already played a Joker; the second one stays in your hand"
+                " (RULINGS ST1-11)."
+            )
+        stone = _open_stone(game, number, p)
+        if not stone.has_room(p):
+            raise IllegalMoveError(f"Your side of stone {number} is full ({stone.size} cards).")
+        _played(game, p, card)
+        if card.kind is Tactic.JOKER:
+            game.joker_played[p] = True
+        stone.sides[p].append(card)
+        stone.refresh(game.clock)
+        from engine.st1.events import CardPlayed
+
+        events.append(CardPlayed(p, card, number))
+    elif card.kind in MODES:
+        stone = _open_stone(game, number, p)
+        _played(game, p, card)
+        stone.set_modes([*stone.modes, card])
+        stone.refresh(game.clock)  # with Mud Fight, three cards are no longer complete
+        events.append(ModePlayed(p, card, number))
+    else:
+        raise IllegalMoveError(
+            f"{card.kind.title} is a Ruse: play it on its own, for example"
+            f" `{card.kind.value}`{_ruse_hint(card.kind)}."
+        )
+    game.after_play()
+
+
+def _ruse_hint(kind: Tactic) -> str:
+    return {
+        Tactic.STRATEGIST: " as `strategist 3:R5 7`",
+        Tactic.BANSHEE: " as `banshee 4:G5`",
+        Tactic.TRAITOR: " as `traitor 3:G5 6`",
+    }.get(kind, "")
+
+
+def apply_recruit(game: Game, p: int, move: Recruit, events: list[Event]) -> None:
+    card = _take_tactic(game, p, Tactic.RECRUITER)
+    if not game.deck and not game.tactic_deck:
+        raise IllegalMoveError("Both decks are empty: the Recruiter would draw nothing.")
+    _played(game, p, card)
+    game.discard.append(card)
+    events.append(RecruiterPlayed(p))
+    game.recruit_left = RECRUIT_DRAWS
+    game.phase = Phase.RECRUIT_DRAW
+
+
+def return_count(game: Game, p: int) -> int:
+    return min(RECRUIT_RETURNS, len(game.hands[p]))
+
+
+def return_moves(game: Game, p: int) -> list[Move]:
+    hand = sort_cards(game.hands[p])
+    return [Return(pair) for pair in combinations(hand, return_count(game, p))]
+
+
+def apply_return(game: Game, p: int, move: Return, events: list[Event]) -> None:
+    if game.phase is not Phase.RECRUIT_RETURN:
+        raise IllegalMoveError("You return cards only after drawing three with the Recruiter.")
+    wanted = return_count(game, p)
+    if len(move.cards) != wanted:
+        raise IllegalMoveError(
+            f"Return exactly {wanted} cards, for example `{return_moves(game, p)[0]}`."
+        )
+    hand = list(game.hands[p])
+    chosen: list[AnyCard] = []
+    for card in move.cards:
+        own = game.own_card(card, p, hand=hand)
+        hand.remove(own)
+        chosen.append(own)
+    for card in chosen:
+        game.hands[p].remove(card)
+        # RULINGS ST1-13: under its own deck (the top of a deck is the end of the list).
+        if isinstance(card, Card):
+            game.deck.insert(0, card)
+        else:
+            game.tactic_deck.insert(0, card)
+    decks = tuple("clan" if isinstance(c, Card) else "tactic" for c in chosen)
+    events.append(CardsReturned(p, decks))
+    game.after_play()
+
+
+def apply_strategist(game: Game, p: int, move: Strategist, events: list[Event]) -> None:
+    card = _take_tactic(game, p, Tactic.STRATEGIST)
+    source, moved = find_on_side(game, move.card, p, move.source, "your")
+    if source.claimed_by is not None:
+        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot move.")
+    target = None
+    if move.target is not None:
+        if move.target == source.number:
+            raise IllegalMoveError("The Strategist moves a card to a different stone.")
+        target = _open_stone(game, move.target, p)
+        if not target.has_room(p):
+            raise IllegalMoveError(
+                f"Your side of stone {move.target} is full ({target.size} cards)."
+            )
+    _played(game, p, card)
+    game.discard.append(card)
+    source.sides[p].remove(moved)
+    source.refresh(game.clock)
+    if target is None:
+        game.discard.append(moved)
+    else:
+        target.sides[p].append(moved)
+        target.refresh(game.clock)
+    events.append(StrategistPlayed(p, moved, source.number, move.target))
+    game.after_play()
+
+
+def apply_banshee(game: Game, p: int, move: Banshee, events: list[Event]) -> None:
+    card = _take_tactic(game, p, Tactic.BANSHEE)
+    source, victim = find_on_side(game, move.card, 1 - p, move.source, "your opponent's")
+    if source.claimed_by is not None:
+        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot be touched.")
+    _played(game, p, card)
+    game.discard.append(card)
+    source.sides[1 - p].remove(victim)
+    source.refresh(game.clock)
+    game.discard.append(victim)
+    events.append(BansheePlayed(p, victim, source.number))
+    game.after_play()
+
+
+def apply_traitor(game: Game, p: int, move: Traitor, events: list[Event]) -> None:
+    card = _take_tactic(game, p, Tactic.TRAITOR)
+    source, victim = find_on_side(game, move.card, 1 - p, move.source, "your opponent's")
+    if not isinstance(victim, Card):
+        raise IllegalMoveError("The Traitor takes only clan cards, not tactic cards.")
+    if source.claimed_by is not None:
+        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot be touched.")
+    target = _open_stone(game, move.target, p)
+    if not target.has_room(p):
+        raise IllegalMoveError(f"Your side of stone {move.target} is full ({target.size} cards).")
+    _played(game, p, card)
+    game.discard.append(card)
+    source.sides[1 - p].remove(victim)
+    source.refresh(game.clock)
+    target.sides[p].append(victim)
+    target.refresh(game.clock)
+    events.append(TraitorPlayed(p, victim, source.number, move.target))
+    game.after_play()
