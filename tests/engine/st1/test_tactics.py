@@ -371,7 +371,7 @@ def test_banshee_cannot_touch_a_claimed_stone():
     )
     assert not any(isinstance(m, Banshee) for m in g.legal_moves())
     with pytest.raises(IllegalMoveError, match="claimed"):
-        g.play("banshee 2:B5")
+        g.play("banshee 2:B8")
 
 
 def test_traitor_takes_an_opponent_clan_card_onto_your_side():
