@@ -235,7 +235,7 @@ class Game:
         move = parse_move(text)
         p = self.turn if player is None else player
         if isinstance(move, Play):
-            move = Play(self.own_card(move.card, p), move.stone)
+            move = Play(self.own_card(move.card, p), move.place)
         elif isinstance(move, Strategist | Banshee | Traitor):
             side = p if isinstance(move, Strategist) else 1 - p
             whose = "your" if side == p else "your opponent's"
@@ -291,9 +291,9 @@ class Game:
             raise IllegalMoveError(self._phase_hint("play a card"))
         card = self.own_card(move.card, p)
         if isinstance(card, TacticCard):
-            tactics.apply_tactic_card(self, p, card, move.stone, events)
+            tactics.apply_tactic_card(self, p, card, move.place, events)
             return
-        stone = self.stone(move.stone)
+        stone = self.stone(move.place)
         self._check_room(stone, p)
         self.hands[p].remove(card)
         stone.sides[p].append(card)

@@ -1,0 +1,186 @@
+"""Moves shared by both games, and the pieces of forgiving move parsing.
+
+A move is a small frozen value with one canonical text (`str(move)`), and its repr is code
+that rebuilds it. Each game's `moves` module adds its own moves and its `parse_move`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.cards import AnyCard, parse_card
+from engine.errors import InvalidMoveError
+
+
+class Notation:
+    """Moves repr as code that rebuilds them, like python-chess's `Move.from_uci('g1f3')`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Play(Notation):
+    """Play a card from hand at a place: a stone (Schotten Totten) or a wall tile (2)."""
+
+    card: AnyCard
+    place: int
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.place}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Pass(Notation):
+    """Play no card this turn."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Done(Notation):
+    """End the turn (drawing if there is a card to draw)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Draw(Notation):
+    """Draw from a named deck ("clan", "siege" or "tactic")."""
+
+    deck: str
+
+    def __str__(self) -> str:
+        return f"draw {self.deck}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Resign(Notation):
+    """Give up the game (or lose it on time, when the bot's timer says so)."""
+
+    timeout: bool = False
+
+    def __str__(self) -> str:
+        return "timeout" if self.timeout else "resign"
+
+
+FILLER = {"play", "on", "to", "at", "the", "stone", "tile", "onto", "a", "wall"}
+DONE_WORDS = {"done", "end", "endturn", "finish", "noclaim", "nothing", "stop"}
+
+
+def words_of(text: str) -> list[str]:
+    return [w for w in re.split(r"\s+", text.strip().lower()) if w]
+
+
+def parse_common(words: list[str]) -> Pass | Done | Resign | None:
+    """The moves both games write the same way, or None."""
+    squashed = "".join(words)
+    if squashed == "pass":
+        return Pass()
+    if squashed in DONE_WORDS:
+        return Done()
+    if squashed == "resign":
+        return Resign()
+    if squashed == "timeout":
+        return Resign(timeout=True)
+    return None
+
+
+def parse_draw(rest: list[str], decks: tuple[str, str]) -> Draw:
+    """`draw clan`, `draw tactic` (or the first letters)."""
+    if len(rest) == 1:
+        word = rest[0].rstrip("s")
+        for deck in decks:
+            if word == deck or word == deck[0]:
+                return Draw(deck)
+    raise InvalidMoveError(f"Say which deck to draw from: `draw {decks[0]}` or `draw {decks[1]}`.")
+
+
+def parse_play(words: list[str], place: str, hint: str) -> Play:
+    """`R7 3`, `red 7 3`, `R 7 3`, `3 R7`, `play R7 on stone 3`."""
+    words = [w for w in words if w not in FILLER]
+    for card_words, where in ((words[:-1], words[-1]), (words[1:], words[0])):
+        if card_words and where.isdigit():
+            try:
+                return Play(parse_card(" ".join(card_words)), int(where))
+            except InvalidMoveError:
+                pass
+    card_text = " ".join(words)
+    try:
+        card = parse_card(card_text)
+    except InvalidMoveError:
+        raise InvalidMoveError(f"I cannot read {card_text!r} as a move. Try {hint}.") from None
+    raise InvalidMoveError(f"Say where to play {card}: for example `{card} 3` for {place} 3.")
+
+
+def card_list(words: list[str], what: str) -> list[AnyCard]:
+    """Cards written one after another ("R3 joker", "red 3 joker")."""
+    out: list[AnyCard] = []
+    i = 0
+    while i < len(words):
+        for width in (1, 2):
+            try:
+                out.append(parse_card(" ".join(words[i : i + width])))
+            except InvalidMoveError:
+                continue
+            i += width
+            break
+        else:
+            raise InvalidMoveError(f"I cannot read {words[i]!r} as a card in `{what}`.")
+    if not out:
+        raise InvalidMoveError(f"Say which cards to {what}, for example `{what} R3 joker`.")
+    return out
+
+
+def at(card: AnyCard, place: int | None) -> str:
+    """`3:G5`: a card and the place it lies, as moves that take a card from the table write it."""
+    return f"{place}:{card}" if place is not None else str(card)
+
+
+def parse_taking(
+    head: str, args: str, *, target: str, hint: str, discard_words: tuple[str, ...] = ()
+) -> tuple[AnyCard, int | None, int | None, bool]:
+    """Read `<place>:<card> [<target>]` forgivingly: `3:G5 6`, `G5 from 3 to 6`, `3 G5 6`.
+
+    `target` is "none" (no destination), "place" (a number), or "place-or-discard". Returns
+    (card, source place or None, target place or None, discard?)."""
+    text = re.sub(r"\b(stone|tile|to|onto|on|the|of|at|wall)\b", " ", args.lower())
+    text = re.sub(r"\s*:\s*", ":", text).strip()
+    source: int | None = None
+    m = re.search(r"\bfrom\s+(\d+)\b", text)
+    if m:
+        source = int(m.group(1))
+        text = (text[: m.start()] + " " + text[m.end() :]).strip()
+    words = text.split()
+    where: int | None = None
+    discard = False
+    if target != "none":
+        if not words:
+            raise InvalidMoveError(f"Say which card and where. {hint}")
+        last = words.pop()
+        if last.isdigit():
+            where = int(last)
+        elif target == "place-or-discard" and last in discard_words:
+            discard = True
+        else:
+            raise InvalidMoveError(f"Say where the card goes. {hint}")
+    card_text = " ".join(words)
+    m = re.fullmatch(r"(\d+):(.+)", card_text)
+    if m:
+        source = int(m.group(1))
+        card_text = m.group(2)
+    elif len(words) >= 2 and words[0].isdigit():
+        source = int(words[0])
+        card_text = " ".join(words[1:])
+    if not card_text or card_text.isdigit():
+        raise InvalidMoveError(f"Say which card the {head.title()} takes. {hint}")
+    try:
+        card = parse_card(card_text)
+    except InvalidMoveError:
+        raise InvalidMoveError(f"I cannot read {card_text!r} as a card. {hint}") from None
+    return card, source, where, discard
