@@ -69,6 +69,18 @@ class Resign(Notation):
         return "timeout" if self.timeout else "resign"
 
 
+_PLAYS: dict[AnyCard, tuple[Play, ...]] = {}
+
+
+def plays_of(card: AnyCard) -> tuple[Play, ...]:
+    """Play moves of a card, indexed by place number (0 unused). Moves are immutable and
+    listed on every turn, so they are made once and shared."""
+    moves = _PLAYS.get(card)
+    if moves is None:
+        moves = _PLAYS[card] = tuple(Play(card, n) for n in range(10))
+    return moves
+
+
 FILLER = {"play", "on", "to", "at", "the", "stone", "tile", "onto", "a", "wall"}
 DONE_WORDS = {"done", "end", "endturn", "finish", "noclaim", "nothing", "stop"}
 

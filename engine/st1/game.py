@@ -27,6 +27,7 @@ from engine.cards import (
 )
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, GameEnded, NothingDrawn, Passed, Resigned
+from engine.moves import plays_of
 from engine.outcome import Outcome, Termination
 from engine.proof import Pool, evaluate
 from engine.rng import Rng
@@ -49,6 +50,7 @@ from engine.st1.moves import (
     Traitor,
     parse_move,
 )
+from engine.table import pick
 
 # All clan cards in the order the proof wants them (value descending), so that the pool of
 # unseen cards is a filter of this list rather than a fresh sort on every move.
@@ -169,7 +171,7 @@ class Game:
         if open_stones:
             for card in self.hands[p]:
                 if isinstance(card, Card):
-                    by_stone = _plays_of(card)
+                    by_stone = plays_of(card)
                     out.extend(by_stone[n] for n in open_stones)
         return out
 
@@ -236,6 +238,14 @@ class Game:
         p = self.turn if player is None else player
         if isinstance(move, Play):
             move = Play(self.own_card(move.card, p), move.place)
+        elif isinstance(move, Return):  # one canonical text whatever the order written
+            hand = list(self.hands[p])
+            own = []
+            for c in move.cards:
+                card = self.own_card(c, p, hand=hand)
+                hand.remove(card)
+                own.append(card)
+            move = Return(tuple(sort_cards(own)))
         elif isinstance(move, Strategist | Banshee | Traitor):
             side = p if isinstance(move, Strategist) else 1 - p
             whose = "your" if side == p else "your opponent's"
@@ -501,14 +511,11 @@ class Game:
         if isinstance(card, TacticCard) and card.kind not in ST1_TACTICS:
             raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten 2 card.")
         hand = self.hands[p] if hand is None else hand
-        if isinstance(card, TacticCard) and card.copy == 1:
-            card = next(
-                (c for c in hand if isinstance(c, TacticCard) and c.kind is card.kind), card
-            )
-        if card not in hand:
+        found = pick(card, hand)
+        if found is None:
             held = format_cards(sort_cards(hand))
             raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
-        return card
+        return found
 
     def _phase_hint(self, wanted: str | None = None) -> str:
         now = {
@@ -594,13 +601,3 @@ class Game:
 
 
 _NO_CLAIM = ClaimCheck(False, "")
-_PLAYS: dict[AnyCard, tuple[Play, ...]] = {}
-
-
-def _plays_of(card: AnyCard) -> tuple[Play, ...]:
-    """Play moves of a card, indexed by stone number. Moves are immutable and listed on every
-    turn, so they are made once and shared."""
-    moves = _PLAYS.get(card)
-    if moves is None:
-        moves = _PLAYS[card] = tuple(Play(card, n) for n in range(STONES + 1))
-    return moves

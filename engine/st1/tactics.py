@@ -16,6 +16,7 @@ from engine.errors import IllegalMoveError
 from engine.events import Event
 from engine.st1.board import ELITE, MODES, Phase, Stone
 from engine.st1.moves import Banshee, Move, Play, Recruit, Return, Strategist, Traitor
+from engine.table import locate
 
 if TYPE_CHECKING:
     from engine.st1.game import Game
@@ -200,19 +201,8 @@ def _open_stone(game: Game, number: int, p: int) -> Stone:
 def find_on_side(
     game: Game, card: AnyCard, side: int, source: int | None, whose: str
 ) -> tuple[Stone, AnyCard]:
-    """Where `card` lies on `side` (either Joker for "joker"), checking a stated stone."""
-    for s in game.stones:
-        for c in s.sides[side]:
-            same = c == card or (
-                isinstance(c, TacticCard) and isinstance(card, TacticCard) and c.kind is card.kind
-            )
-            if same:
-                if source is not None and s.number != source:
-                    raise IllegalMoveError(f"{c} is on stone {s.number}, not on stone {source}.")
-                return s, c
-    if source is not None:
-        raise IllegalMoveError(f"{card} is not on {whose} side of stone {source}.")
-    raise IllegalMoveError(f"{card} is not on {whose} side of any stone.")
+    """Where `card` lies on `side` (the lower Joker for "joker"), checking a stated stone."""
+    return locate(card, game.stones, side, source, whose, "stone")
 
 
 def apply_tactic_card(

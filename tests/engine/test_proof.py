@@ -181,3 +181,32 @@ def test_st1_tactics_proof_equals_enumeration(position):
     # RULINGS ST1-4 with tactics: unplayed clan cards only; wild cards take best values.
     mine, opp, pool, rules = position
     check_against_enumeration(opp, pool, rules, evaluate(mine, rules).key)
+
+
+@st.composite
+def st2_controls(draw):
+    """A wall tile (either side up), the Attacker's complete side, the Defender's partial side
+    (possibly with Elite Troops), and the siege cards neither on the wall nor discarded."""
+    from engine.cards import TacticCard
+    from engine.st2.board import TILE_RULES, wild_for
+
+    rules = draw(st.sampled_from([r for pair in TILE_RULES for r in pair]))
+    deck = draw(st.permutations(siege_deck()))
+    mine = deck[: rules.size]
+    elite = draw(st.lists(st.sampled_from(["joker", "spy", "shield"]), max_size=1))
+    n_real = draw(st.integers(0, rules.size - 1 - len(elite)))
+    theirs = list(deck[rules.size : rules.size + n_real])
+    theirs += [wild_for(TacticCard(Tactic(k))) for k in elite]
+    rest = deck[rules.size + n_real :]
+    missing = rules.size - len(theirs)
+    most = {1: 50, 2: 40, 3: 20, 4: 12}[missing]
+    pool = rest[: draw(st.integers(0, min(most, len(rest))))]
+    return mine, theirs, pool, rules
+
+
+@settings(max_examples=400)
+@given(st2_controls())
+def test_st2_control_proof_equals_enumeration(position):
+    # RULINGS ST2-2, ST2-4: types per tile, lower sum wins, colour runs as sums.
+    mine, theirs, pool, rules = position
+    check_against_enumeration(theirs, pool, rules, evaluate(mine, rules).key)

@@ -1,0 +1,97 @@
+"""Deciding a claim (Schotten Totten) or a declaration of control (Schotten Totten 2).
+
+Both are the same question about one place on the board: is the claimant's complete side
+stronger than the other side, or, when the other side is incomplete, can no completion of it
+from the unseen cards beat the claimant strictly (RULINGS ST1-4, ST2-4)?
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.formations import Formation, FormationRules, Slot
+from engine.proof import Completion, Pool, best_completion, evaluate
+
+
+class Place(Protocol):
+    """A stone or a wall tile: two sides judged under one rule set."""
+
+    number: int
+
+    @property
+    def rules(self) -> FormationRules: ...
+
+    def complete(self, player: int) -> bool: ...
+
+    def slots(self, player: int) -> list[Slot]: ...
+
+    def first_complete(self) -> int | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCheck:
+    """The answer to "may this player claim this place now?" and why."""
+
+    allowed: bool
+    why: str  # a sentence, or a code that `reason` spells out (claims are checked every move,
+    # and most answers are never shown, so the sentence is only written when asked for)
+    place: int = 0
+    formation: Formation | None = None  # the claimant's, when complete
+    against: Formation | None = None  # the opponent's, when complete
+    completion: Completion | None = None  # how the opponent could still beat the claimant
+    noun: str = "stone"
+    verb: str = "claim"
+
+    @property
+    def reason(self) -> str:
+        mine, theirs = self.formation, self.against
+        head = f"You cannot {self.verb} {self.noun} {self.place}"
+        if self.why == "tie-lost" and mine is not None:
+            why = f"both sides make {mine.describe()}, and your opponent completed theirs first"
+        elif self.why == "weaker" and mine is not None and theirs is not None:
+            why = f"your opponent's {theirs.describe()} beats your {mine.describe()}"
+        elif self.why == "beatable" and mine is not None and self.completion is not None:
+            added = " ".join(str(c) for c in self.completion.added)
+            why = (
+                f"your opponent could still add {added} and make"
+                f" {self.completion.formation.describe()}, which beats your {mine.describe()}"
+            )
+            return f"{head} yet: {why}."
+        else:
+            return self.why
+        return f"{head}: {why}."
+
+
+def check_place(
+    place: Place, player: int, unseen: Pool, *, noun: str = "stone", verb: str = "claim"
+) -> ClaimCheck:
+    """May `player` claim `place`, given the cards that could still complete the other side?"""
+    n = place.number
+    rules = place.rules
+    if not place.complete(player):
+        return ClaimCheck(False, _incomplete(place, player, noun, verb), n, noun=noun, verb=verb)
+    mine = evaluate(place.slots(player), rules)
+    other = 1 - player
+    if place.complete(other):
+        theirs = evaluate(place.slots(other), rules)
+        if mine.key > theirs.key:
+            return ClaimCheck(True, "stronger", n, mine, theirs, noun=noun, verb=verb)
+        if mine.key == theirs.key and place.first_complete() == player:
+            return ClaimCheck(True, "equal, completed first", n, mine, theirs, noun=noun, verb=verb)
+        lost = "tie-lost" if mine.key == theirs.key else "weaker"
+        return ClaimCheck(False, lost, n, mine, theirs, noun=noun, verb=verb)
+    # The other side completes later, so it must beat the claimant strictly.
+    beating = best_completion(place.slots(other), unseen, rules, beat=mine.key)
+    if beating is None:
+        return ClaimCheck(True, "no completion beats it", n, mine, noun=noun, verb=verb)
+    return ClaimCheck(False, "beatable", n, mine, None, beating, noun=noun, verb=verb)
+
+
+def _incomplete(place: Place, player: int, noun: str, verb: str) -> str:
+    have = len(place.slots(player))
+    need = place.rules.size
+    return (
+        f"You need {need} cards on your side of {noun} {place.number} to {verb} it;"
+        f" you have {have}."
+    )

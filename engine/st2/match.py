@@ -1,0 +1,236 @@
+"""The revenge match (RULINGS ST2-9): two games of Schotten Totten 2 with roles swapped.
+
+The same player winning both is the champion. If each wins once: both as Attacker, the one
+who won with more cards left in the deck; both as Defender, the one with more intact tiles
+plus unused cauldrons. Still tied, the match is drawn (and the bot offers a rematch). A
+single game is a match of one game, so the bot drives every siege the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import GameError
+from engine.events import Event
+from engine.outcome import Outcome
+from engine.rng import Rng
+from engine.st2.board import Options
+from engine.st2.game import Game
+from engine.st2.moves import Move, Resign
+from engine.st2.view import RevengeInfo, View
+
+
+@dataclass(frozen=True, slots=True)
+class SiegeResult:
+    """One finished siege: roles, winner, and the figures the revenge tie-breaks use."""
+
+    attacker: int
+    outcome: Outcome
+    deck_left: int
+    intact_tiles: int
+    cauldrons_left: int
+
+    @property
+    def defender_score(self) -> int:
+        """Intact tiles plus unused cauldrons (RULINGS ST2-9)."""
+        return self.intact_tiles + self.cauldrons_left
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "attacker": self.attacker,
+            "outcome": self.outcome.to_json(),
+            "deck_left": self.deck_left,
+            "intact_tiles": self.intact_tiles,
+            "cauldrons_left": self.cauldrons_left,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> SiegeResult:
+        return SiegeResult(
+            int(data["attacker"]),
+            Outcome.from_json(data["outcome"]),
+            int(data["deck_left"]),
+            int(data["intact_tiles"]),
+            int(data["cauldrons_left"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SiegeEnded(Event):
+    """The first game of a revenge match is over; roles swap for the second."""
+
+    number: int
+    result: SiegeResult
+
+    def describe(self, names: Sequence[str]) -> str:
+        new_attacker = 1 - self.result.attacker
+        return (
+            f"Game {self.number} of the revenge match is over. Roles swap: {names[new_attacker]}"
+            " now attacks."
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "number": self.number, "result": self.result.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class RevengeEnded(Event):
+    """The revenge match is decided, and how."""
+
+    outcome: Outcome
+    how: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.outcome.winner is None:
+            return f"The revenge match is drawn ({self.how}): play a rematch to settle it!"
+        return f"{names[self.outcome.winner]} wins the revenge match ({self.how})!"
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "outcome": self.outcome.to_json(), "how": self.how}
+
+
+def decide(results: Sequence[SiegeResult]) -> tuple[int | None, str]:
+    """RULINGS ST2-9: the winner of a two-game revenge match, and the reason in words."""
+    a, b = results
+    wa, wb = a.outcome.winner, b.outcome.winner
+    if wa is not None and wa == wb:
+        return wa, "won both games"
+    if wa is None or wb is None:
+        # A drawn game cannot happen in a siege; count the other game alone.
+        w = wa if wa is not None else wb
+        return w, "won the only decided game"
+    won_as_attacker = [r.outcome.winner == r.attacker for r in (a, b)]
+    if all(won_as_attacker):
+        if a.deck_left != b.deck_left:
+            better = a if a.deck_left > b.deck_left else b
+            return better.outcome.winner, "won as Attacker with more cards left in the deck"
+        return None, "both won as Attacker with as many cards left in the deck"
+    if not any(won_as_attacker):
+        if a.defender_score != b.defender_score:
+            better = a if a.defender_score > b.defender_score else b
+            return better.outcome.winner, "won as Defender with more intact tiles and cauldrons"
+        return None, "both won as Defender with as many intact tiles and cauldrons"
+    # One won as Attacker and one as Defender: the rulebook gives no tie-break.
+    return None, "each won once, one as Attacker and one as Defender"
+
+
+def result_of(game: Game) -> SiegeResult:
+    assert game.outcome is not None
+    intact = sum(1 for t in game.tiles if not t.damaged)
+    return SiegeResult(game.attacker, game.outcome, len(game.deck), intact, game.cauldrons)
+
+
+class Match:
+    """A single siege or a revenge match, driven like a single game."""
+
+    kind = "st2"
+
+    def __init__(self, options: Options, revenge: bool, seed: int) -> None:
+        self.options = options
+        self.revenge = revenge
+        self.seed = seed
+        self.results: list[SiegeResult] = []
+        self.outcome: Outcome | None = None
+        self._earlier_log: list[tuple[int, str]] = []
+        self.game = Game.new(options, seed)
+
+    @classmethod
+    def new(cls, options: Options | None = None, *, revenge: bool = False, seed: int = 0) -> Match:
+        return cls(options or Options(), revenge, seed)
+
+    @classmethod
+    def replay(
+        cls, options: Options, revenge: bool, seed: int, log: Iterable[tuple[int, str]]
+    ) -> Match:
+        m = cls(options, revenge, seed)
+        for player, text in log:
+            m.play(text, player)
+        return m
+
+    @property
+    def to_decide(self) -> int | None:
+        return None if self.outcome is not None else self.game.to_decide
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner if self.outcome else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def log(self) -> list[tuple[int, str]]:
+        return self._earlier_log + self.game.log
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.outcome is not None else self.game.legal_moves()
+
+    def parse_move(self, text: str, player: int | None = None) -> Move:
+        return self.game.parse_move(text, player)
+
+    def play(self, text: str, player: int | None = None) -> list[Event]:
+        return self.apply(self.parse_move(text, player), player)
+
+    def apply(self, move: Move, player: int | None = None) -> list[Event]:
+        if self.outcome is not None:
+            raise GameError("The match is over.")
+        events = self.game.apply(move, player)
+        if self.game.outcome is not None:
+            self._end_game(events, walked_away=isinstance(move, Resign))
+        return events
+
+    def _end_game(self, events: list[Event], *, walked_away: bool) -> None:
+        result = result_of(self.game)
+        self.results.append(result)
+        if walked_away or not self.revenge:
+            # README R-4: resigning gives up the whole match.
+            self.outcome = self.game.outcome
+            if self.revenge:
+                events.append(RevengeEnded(result.outcome, "the other player walked away"))
+            return
+        if len(self.results) == 1:
+            events.append(SiegeEnded(1, result))
+            # The second game: roles swapped, a fresh shuffle from the match's seed.
+            opts = dataclasses.replace(self.options, attacker=1 - result.attacker)
+            self._earlier_log = self.log
+            self.game = Game.new(opts, Rng(self.seed).next_u64())
+            return
+        winner, how = decide(self.results)
+        self.outcome = Outcome(winner, result.outcome.termination)
+        events.append(RevengeEnded(self.outcome, how))
+
+    def view(self, player: int | None) -> View:
+        view = self.game.view(player)
+        if not self.revenge:
+            return view
+        first = self.results[0].outcome.winner if self.results else None
+        info = RevengeInfo(min(len(self.results) + 1, 2), first)
+        return dataclasses.replace(view, revenge=info)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.kind,
+            "options": self.options.to_json(),
+            "revenge": self.revenge,
+            "seed": self.seed,
+            "results": [r.to_json() for r in self.results],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "earlier_log": [[p, t] for p, t in self._earlier_log],
+            "current": self.game.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        m = cls.__new__(cls)
+        m.options = Options.from_json(data["options"])
+        m.revenge = bool(data["revenge"])
+        m.seed = int(data["seed"])
+        m.results = [SiegeResult.from_json(r) for r in data["results"]]
+        m.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
+        m._earlier_log = [(int(p), str(t)) for p, t in data["earlier_log"]]
+        m.game = Game.from_json(data["current"])
+        return m
