@@ -1,0 +1,162 @@
+"""One interface for both games: what the bot and the renderer use.
+
+Every game is a *match* (a single game is a match of one), created from a `MatchSpec` and a
+seed, and driven through the same few calls whichever game it is:
+
+    match = new_match(MatchSpec("siege-tactics", revenge=True), seed=42)
+    match.to_decide             # the seat (0 or 1) whose decision the game waits for
+    match.legal_moves()         # that seat's moves; str(move) is the notation
+    events = match.play("R7 3", player=0)   # parse and apply; GameError changes nothing
+    match.view(0)               # what seat 0 may see (.game is "st1" or "st2")
+    match.outcome, match.winner, match.is_over
+    data = match.to_json(); load_match(data)    # the whole state, hidden cards included
+    replay_match(spec, seed, match.log)         # rebuilt from the moves: the same state
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine import st1, st2
+from engine.errors import GameError, InvalidMoveError
+from engine.events import Event
+from engine.outcome import Outcome
+from engine.st1.match import Match as St1Match
+from engine.st1.match import MatchOptions
+from engine.st2.match import Match as St2Match
+
+# The variants players choose from, with their names for people.
+VARIANTS: dict[str, str] = {
+    "classic": "Schotten Totten",
+    "tactics": "Schotten Totten, Tactics",
+    "expert": "Schotten Totten, Expert",
+    "tactics-expert": "Schotten Totten, Tactics + Expert",
+    "siege": "Schotten Totten 2",
+    "siege-tactics": "Schotten Totten 2, Tactical",
+}
+GAME_NAMES = {"st1": "Schotten Totten", "st2": "Schotten Totten 2"}
+
+
+def game_of(variant: str) -> str:
+    """ "st1" or "st2": the game a variant belongs to (ratings are kept per game)."""
+    return "st2" if variant.startswith("siege") else "st1"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """What two players agreed to play.
+
+    `first` is the seat that starts (Schotten Totten) or attacks (Schotten Totten 2); None
+    lets the seed decide. `rounds`/`target` apply to Schotten Totten, `revenge` to 2.
+    """
+
+    variant: str = "classic"
+    rounds: int = 1
+    target: int | None = None
+    revenge: bool = False
+    first: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            names = ", ".join(VARIANTS)
+            raise InvalidMoveError(f"{self.variant!r} is not a game here; choose one of {names}.")
+        if self.game == "st1":
+            if self.revenge:
+                raise GameError("The revenge match is for Schotten Totten 2 (siege) games.")
+            MatchOptions(self.rounds, self.target)  # checks the length
+        elif self.rounds != 1 or self.target is not None:
+            raise GameError(
+                "Schotten Totten 2 is played as one game or as a revenge match, not in rounds."
+            )
+        if self.first not in (None, 0, 1):
+            raise GameError("The first player is seat 0 or seat 1.")
+
+    @property
+    def game(self) -> str:
+        return game_of(self.variant)
+
+    def describe(self) -> str:
+        """For people: "Schotten Totten, Tactics, 3 rounds", "Schotten Totten 2, revenge match"."""
+        name = VARIANTS[self.variant]
+        if self.game == "st2":
+            return f"{name}, revenge match" if self.revenge else name
+        length = MatchOptions(self.rounds, self.target).describe()
+        return name if length == "one round" else f"{name}, {length}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "rounds": self.rounds,
+            "target": self.target,
+            "revenge": self.revenge,
+            "first": self.first,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> MatchSpec:
+        return MatchSpec(
+            str(data["variant"]),
+            int(data.get("rounds", 1)),
+            data.get("target"),
+            bool(data.get("revenge", False)),
+            data.get("first"),
+        )
+
+
+class Playable(Protocol):
+    """The calls every match answers, whichever game it is."""
+
+    kind: str
+    outcome: Outcome | None
+
+    @property
+    def to_decide(self) -> int | None: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def log(self) -> list[tuple[int, str]]: ...
+
+    def legal_moves(self) -> Sequence[Any]: ...
+
+    def parse_move(self, text: str, player: int | None = None) -> Any: ...
+
+    def play(self, text: str, player: int | None = None) -> list[Event]: ...
+
+    def apply(self, move: Any, player: int | None = None) -> list[Event]: ...
+
+    def view(self, player: int | None) -> Any: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def new_match(spec: MatchSpec, seed: int) -> Playable:
+    """A new match, dealt from `seed`."""
+    if spec.game == "st1":
+        options = st1.Options.from_variant(spec.variant, first_player=spec.first)
+        return St1Match.new(options, MatchOptions(spec.rounds, spec.target), seed)
+    options2 = st2.Options.from_variant(spec.variant, attacker=spec.first)
+    return St2Match.new(options2, revenge=spec.revenge, seed=seed)
+
+
+def load_match(data: dict[str, Any]) -> Playable:
+    """A match from its `to_json()` data."""
+    if data.get("game") == "st1":
+        return St1Match.from_json(data)
+    if data.get("game") == "st2":
+        return St2Match.from_json(data)
+    raise ValueError(f"not a stored match: {data.get('game')!r}")
+
+
+def replay_match(spec: MatchSpec, seed: int, log: Iterable[tuple[int, str]]) -> Playable:
+    """The match rebuilt from its spec, seed and move log."""
+    match = new_match(spec, seed)
+    for player, text in log:
+        match.play(text, player)
+    return match
