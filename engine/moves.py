@@ -81,6 +81,19 @@ def plays_of(card: AnyCard) -> tuple[Play, ...]:
     return moves
 
 
+# Moves whose cards only their player may see: which cards are put back (Recruiter) or given
+# away (Exchange) stays private; others see how many.
+_PRIVATE = ("give", "return")
+
+
+def public_text(text: str, mover: int, viewer: int | None) -> str:
+    """A logged move as `viewer` may see it (None: a spectator)."""
+    head, *rest = text.split()
+    if viewer == mover or head not in _PRIVATE:
+        return text
+    return f"{head} {len(rest)} card{'s' if len(rest) != 1 else ''}"
+
+
 FILLER = {"play", "on", "to", "at", "the", "stone", "tile", "onto", "a", "wall"}
 DONE_WORDS = {"done", "end", "endturn", "finish", "noclaim", "nothing", "stop"}
 

@@ -490,3 +490,14 @@ def test_views_and_json_carry_tactic_state():
 def test_recruit_move_prints_and_parses():
     assert str(Recruit()) == "recruiter"
     assert str(Done()) == "done"
+
+
+def test_cards_returned_to_the_decks_stay_private():
+    g = tactics(
+        "turn: P1\nhand P1: recruiter R1 R2 R3 R4 R5 R6\nhand P2: B1\n"
+        "deck: O1 O2 O3\ntactic deck: empty\n"
+    )
+    g.play("recruiter")
+    g.play("return R1 R2")
+    assert g.view(1).last_move == (0, "return 2 cards")
+    assert g.view(0).last_move == (0, "return R1 R2")

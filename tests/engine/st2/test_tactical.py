@@ -186,3 +186,12 @@ def test_actions_are_kept_beside_their_player_not_in_the_discard():
     assert codes(g.actions[0]) == ["desert"]
     assert codes(g.discard) == ["G7"]
     assert g.view(1).actions == ((TacticCard(Tactic.DESERT),), ())
+
+
+def test_the_cards_set_aside_for_an_exchange_stay_private():
+    g = tactical("turn: P1\nhand P1: exchange R1 R2 R3 R4\nhand P2: B1 B2 B3 B4 B5\n")
+    g.play("exchange")
+    g.play("give R1 R2 R3")
+    assert g.view(1).last_move == (0, "give 3 cards")
+    assert g.view(None).last_move == (0, "give 3 cards")
+    assert g.view(0).last_move == (0, "give R1 R2 R3")
