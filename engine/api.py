@@ -125,6 +125,8 @@ class Playable(Protocol):
 
     def legal_moves(self) -> Sequence[Any]: ...
 
+    def game_results(self) -> list[dict[str, Any]]: ...
+
     def parse_move(self, text: str, player: int | None = None) -> Any: ...
 
     def play(self, text: str, player: int | None = None) -> list[Event]: ...
@@ -134,6 +136,13 @@ class Playable(Protocol):
     def view(self, player: int | None) -> Any: ...
 
     def to_json(self) -> dict[str, Any]: ...
+
+
+def notation(game: str, text: str) -> str:
+    """The canonical text of a move as written, without a game to resolve it against (so
+    `traitor G5 6` stays without its stone). Raises InvalidMoveError if it cannot be read."""
+    parse = st1.parse_move if game == "st1" else st2.parse_move
+    return str(parse(text))
 
 
 def new_match(spec: MatchSpec, seed: int) -> Playable:

@@ -221,9 +221,18 @@ def parse_card(text: str) -> AnyCard:
     )
 
 
+_BY_CODE: dict[str, AnyCard] = {}
+
+
 def card_from_code(code: str) -> AnyCard:
-    """The inverse of `code`/`str` for stored data (strict enough, but uses the same parser)."""
-    return parse_card(code)
+    """The inverse of `card_code` for stored data. Games are loaded from JSON on every move,
+    so known codes come from a table rather than the forgiving parser."""
+    card = _BY_CODE.get(code)
+    if card is None:
+        card = parse_card(code)
+        if code == card_code(card):
+            _BY_CODE[code] = card
+    return card
 
 
 def card_code(card: AnyCard) -> str:

@@ -206,6 +206,17 @@ class Match:
         """Every move of the match, rounds one after another."""
         return self._earlier_log + self.game.log
 
+    def game_results(self) -> list[dict[str, Any]]:
+        """Each finished round: winner seat, termination name, and what it scored."""
+        return [
+            {
+                "winner": r.outcome.winner,
+                "termination": r.outcome.termination.name,
+                "detail": {"first_player": r.first_player, "stones": r.stones, "points": r.points},
+            }
+            for r in self.rounds
+        ]
+
     def legal_moves(self) -> list[Move]:
         return [] if self.outcome is not None else self.game.legal_moves()
 

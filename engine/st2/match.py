@@ -166,6 +166,22 @@ class Match:
     def log(self) -> list[tuple[int, str]]:
         return self._earlier_log + self.game.log
 
+    def game_results(self) -> list[dict[str, Any]]:
+        """Each finished siege: winner seat, termination name, and the tie-break figures."""
+        return [
+            {
+                "winner": r.outcome.winner,
+                "termination": r.outcome.termination.name,
+                "detail": {
+                    "attacker": r.attacker,
+                    "deck_left": r.deck_left,
+                    "intact_tiles": r.intact_tiles,
+                    "cauldrons_left": r.cauldrons_left,
+                },
+            }
+            for r in self.results
+        ]
+
     def legal_moves(self) -> list[Move]:
         return [] if self.outcome is not None else self.game.legal_moves()
 

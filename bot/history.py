@@ -1,0 +1,66 @@
+"""A match's history: rebuilt from its seed and move log, and exported as text."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from bot.errors import Refused
+from bot.records import MatchInfo
+from bot.store import Store
+from engine.api import Playable, replay_match
+
+
+async def rebuild(store: Store, info: MatchInfo) -> Playable:
+    """The match replayed from its spec, seed and stored moves."""
+    moves = await store.moves(info.id)
+    return replay_match(info.spec, info.seed, [(m["seat"], m["text"]) for m in moves])
+
+
+async def verify(store: Store, info: MatchInfo) -> bool:
+    """Whether replaying the log gives exactly the stored state."""
+    rebuilt = await rebuild(store, info)
+    return json.dumps(rebuilt.to_json(), sort_keys=True) == json.dumps(
+        info.match.to_json(), sort_keys=True
+    )
+
+
+def _when(t: float | None) -> str:
+    if t is None:
+        return "-"
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def export_text(store: Store, info: MatchInfo) -> str:
+    """The whole match as text: options, players, every move in notation, the result."""
+    if not await verify(store, info):
+        raise Refused(f"Game #{info.id} does not replay to its stored state; please report it.")
+    moves = await store.moves(info.id)
+    games = await store.games(info.id)
+    names = info.names
+    lines = [
+        f"# schotten-bot game #{info.id}: {info.spec.describe()}",
+        f"Seat 1: {names[0]}",
+        f"Seat 2: {names[1]}",
+        f"Seed: {info.seed}",
+        f"Started: {_when(info.created_at)}",
+        f"Options: {json.dumps(info.spec.to_json(), sort_keys=True)}",
+        "",
+        "Moves (player: move):",
+    ]
+    for m in moves:
+        lines.append(f"{m['seq'] + 1:4d}. {names[m['seat']]}: {m['text']}")
+    lines.append("")
+    for g in games:
+        winner = "drawn" if g["winner"] is None else f"won by {names[g['winner']]}"
+        detail = json.loads(g["detail"])
+        why = g["termination"].lower().replace("_", " ")
+        lines.append(f"Game {g['number']}: {winner} ({why}) {detail}")
+    outcome = info.match.outcome
+    if outcome is None:
+        lines.append("Result: in progress")
+    elif outcome.winner is None:
+        lines.append(f"Result: drawn ({outcome.termination.value})")
+    else:
+        lines.append(f"Result: {names[outcome.winner]} wins ({outcome.termination.value})")
+    return "\n".join(lines) + "\n"

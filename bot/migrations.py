@@ -1,0 +1,108 @@
+"""The database schema, as numbered migrations recorded in `PRAGMA user_version`.
+
+Migrations only ever get appended: migration N takes a database at version N-1 to N. The
+store runs the missing ones at start-up, each in its own transaction, so a database from any
+earlier version of the bot opens in this one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema.
+    """
+    CREATE TABLE settings (
+        guild_id INTEGER PRIMARY KEY,
+        reminder_hours REAL NOT NULL DEFAULT 24,
+        forfeit_hours REAL NOT NULL DEFAULT 72,      -- 0: never forfeit on time
+        challenge_hours REAL NOT NULL DEFAULT 24,    -- how long a challenge stays open
+        use_threads INTEGER NOT NULL DEFAULT 1
+    );
+
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER NOT NULL,
+        spec TEXT NOT NULL,                          -- engine.api.MatchSpec as JSON
+        status TEXT NOT NULL DEFAULT 'open',         -- open accepted declined cancelled expired
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        closed_at REAL,
+        match_id INTEGER,
+        message_id INTEGER
+    );
+    CREATE INDEX challenges_open ON challenges(status, expires_at);
+
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,                 -- the channel or thread it is played in
+        player0_id INTEGER NOT NULL,                 -- seat 0
+        player1_id INTEGER NOT NULL,                 -- seat 1
+        variant TEXT NOT NULL,
+        game TEXT NOT NULL,                          -- st1 or st2: ratings are per game
+        spec TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        state TEXT NOT NULL,                         -- the engine's to_json()
+        version INTEGER NOT NULL DEFAULT 0,          -- moves applied; guards against races
+        status TEXT NOT NULL DEFAULT 'active',       -- active finished
+        to_decide INTEGER,                           -- the seat the game waits for
+        due_since REAL NOT NULL,                     -- when that decision became owed
+        reminded INTEGER NOT NULL DEFAULT 0,         -- a reminder went out for it
+        created_at REAL NOT NULL,
+        finished_at REAL,
+        winner INTEGER,                              -- seat, NULL for a draw
+        termination TEXT,
+        rated INTEGER NOT NULL DEFAULT 1,
+        board_message_id INTEGER
+    );
+    CREATE UNIQUE INDEX one_active_match_per_channel ON matches(channel_id)
+        WHERE status = 'active';
+    CREATE INDEX matches_due ON matches(status, due_since);
+    CREATE INDEX matches_player0 ON matches(guild_id, player0_id);
+    CREATE INDEX matches_player1 ON matches(guild_id, player1_id);
+
+    CREATE TABLE games (                             -- one row per finished game of a match
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        number INTEGER NOT NULL,
+        winner INTEGER,
+        termination TEXT NOT NULL,
+        detail TEXT NOT NULL,                        -- stones and points, or deck left...
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (match_id, number)
+    );
+
+    CREATE TABLE moves (                             -- append-only
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        rated_games INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    """,
+    # 2: names to show in leaderboards and exports, and games against the computer.
+    """
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        is_bot INTEGER NOT NULL DEFAULT 0
+    );
+    ALTER TABLE matches ADD COLUMN ai_seat INTEGER;  -- the computer's seat, if any
+    ALTER TABLE matches ADD COLUMN ai_level TEXT;
+    ALTER TABLE challenges ADD COLUMN ai_level TEXT;
+    """,
+]
+
+LATEST = len(MIGRATIONS)

@@ -1,0 +1,40 @@
+"""Ratings with openskill (Weng-Lin, Plackett-Luce), per server and per game.
+
+Players are ranked by openskill's `ordinal`, the conservative estimate mu - 3 sigma: a new
+player starts at 0 and one lucky win does not put anyone at the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate used for ranking."""
+        return self.mu - 3 * self.sigma
+
+    def display(self) -> str:
+        return f"{self.ordinal:.1f}"
+
+
+def initial() -> Rating:
+    r = _MODEL.rating()
+    return Rating(r.mu, r.sigma)
+
+
+def after_game(a: Rating, b: Rating, winner: int | None) -> tuple[Rating, Rating]:
+    """New ratings of seat 0 (`a`) and seat 1 (`b`) after a result (None: a draw)."""
+    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+    teams = [[_MODEL.rating(mu=a.mu, sigma=a.sigma)], [_MODEL.rating(mu=b.mu, sigma=b.sigma)]]
+    [[na], [nb]] = _MODEL.rate(teams, ranks=ranks)
+    return Rating(na.mu, na.sigma), Rating(nb.mu, nb.sigma)

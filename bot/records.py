@@ -1,0 +1,205 @@
+"""What the game service returns: plain values, no database rows and no Discord objects."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ratings import Rating
+from engine.api import MatchSpec, Playable
+from engine.events import Event
+from engine.outcome import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A person (or a bot account) as the service knows them: an id and a display name."""
+
+    id: int
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger: Member
+    opponent: Member
+    spec: MatchSpec
+    status: str  # open accepted declined cancelled expired
+    expires_at: float
+    ai_level: str | None = None
+    match_id: int | None = None
+    message_id: int | None = None
+
+    def describe(self) -> str:
+        """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
+        against = f"the computer ({self.ai_level})" if self.ai_level else self.opponent.name
+        return f"{self.challenger.name} challenges {against} to {self.spec.describe()}"
+
+
+@dataclass(slots=True)
+class MatchInfo:
+    """A match as stored, with its engine state loaded."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    players: tuple[int, int]  # user ids by seat
+    names: tuple[str, str]
+    spec: MatchSpec
+    seed: int
+    version: int
+    status: str
+    match: Playable
+    created_at: float
+    due_since: float
+    ai_seat: int | None = None
+    ai_level: str | None = None
+    board_message_id: int | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        if self.players[0] == user_id and self.ai_seat != 0:
+            return 0
+        if self.players[1] == user_id and self.ai_seat != 1:
+            return 1
+        return None
+
+    @property
+    def to_decide(self) -> int | None:
+        return self.match.to_decide
+
+    @property
+    def deciding_user(self) -> int | None:
+        seat = self.match.to_decide
+        return None if seat is None else self.players[seat]
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    user_id: int
+    before: Rating
+    after: Rating
+
+    def describe(self, name: str) -> str:
+        delta = self.after.ordinal - self.before.ordinal
+        return f"{name}: {self.after.display()} ({delta:+.1f})"
+
+
+@dataclass(slots=True)
+class MoveResult:
+    """A move that was stored: its events and the new state."""
+
+    info: MatchInfo
+    seat: int
+    text: str  # canonical notation, as logged
+    events: list[Event]
+    rating_changes: list[RatingChange] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.info.match.is_over
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.info.match.outcome
+
+    def describe(self) -> list[str]:
+        return [e.describe(self.info.names) for e in self.events]
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A player who has kept a game waiting past the server's reminder time."""
+
+    match_id: int
+    channel_id: int
+    user_id: int
+    waiting_hours: float
+    forfeit_in_hours: float | None  # None: this server has no forfeit on time
+
+
+@dataclass(slots=True)
+class DueWork:
+    """What time brought: reminders to send, forfeits applied, challenges that expired."""
+
+    reminders: list[Reminder] = field(default_factory=list)
+    forfeits: list[MoveResult] = field(default_factory=list)
+    expired: list[ChallengeInfo] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    user_id: int
+    name: str
+    rating: Rating
+    rated_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    game: str
+    page: int
+    pages: int
+    entries: Sequence[LeaderboardEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One finished match, from one player's side."""
+
+    match_id: int
+    variant: str
+    description: str
+    opponent_id: int
+    opponent_name: str
+    result: str  # "win", "loss" or "draw"
+    termination: str
+    finished_at: float
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def add(self, result: str) -> Record:
+        return Record(
+            self.wins + (result == "win"),
+            self.losses + (result == "loss"),
+            self.draws + (result == "draw"),
+        )
+
+    def describe(self) -> str:
+        draws = f", {self.draws} drawn" if self.draws else ""
+        return f"{self.wins} won, {self.losses} lost{draws}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    overall: Record
+    streak: tuple[str, int] | None  # ("win", 3): three wins in a row, most recent first
+    ratings: dict[str, tuple[Rating, int, int]]  # game -> (rating, rank, rated players)
+    per_variant: dict[str, Record]
+    against: tuple[str, Record] | None  # the opponent's name and the record against them
+    recent: Sequence[GameSummary]
+    active: int  # matches in progress
+
+
+JSON = dict[str, Any]

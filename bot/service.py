@@ -1,0 +1,504 @@
+"""The game service: every rule of the product that is not a rule of the card game.
+
+It knows nothing of Discord: it takes user, server and channel ids and returns values from
+`bot.records`. State lives only in the store: each call loads what it needs, and each
+change is one transaction, so the process can stop at any instant and lose nothing.
+Refusals are `ServiceError`s (or the engine's `GameError`s), with messages for players.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bot import history, standings
+from bot.clock import Clock, SystemClock
+from bot.errors import NotFound, Refused, ServiceError, StaleMove
+from bot.ratings import Rating, after_game, initial
+from bot.records import (
+    ChallengeInfo,
+    DueWork,
+    GameSummary,
+    LeaderboardPage,
+    MatchInfo,
+    Member,
+    MoveResult,
+    PlayerStats,
+    RatingChange,
+    Reminder,
+)
+from bot.store import Row, Settings, Store, Tx
+from engine.api import MatchSpec, Playable, load_match, new_match, notation
+from engine.errors import GameError
+
+AI_LEVELS = ("easy", "normal", "hard")
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class GameService:
+    """Open with `await GameService.open(path)`; every method is a coroutine."""
+
+    def __init__(self, store: Store, clock: Clock, seeds: Callable[[], int]) -> None:
+        self.store = store
+        self.clock = clock
+        self.seeds = seeds
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Clock | None = None,
+        seeds: Callable[[], int] = new_seed,
+    ) -> GameService:
+        return cls(await Store.open(path), clock or SystemClock(), seeds)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    # Settings ---------------------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> Settings:
+        return await self.store.settings(guild_id)
+
+    async def update_settings(self, guild_id: int, *, is_manager: bool, **changes: Any) -> Settings:
+        """Change a server's settings (server managers only). Hours: reminder 1-168,
+        forfeit 0 (off) or 12-720, challenge expiry 1-168."""
+        if not is_manager:
+            raise Refused("Only members who can manage this server can change its settings.")
+        current = await self.store.settings(guild_id)
+        limits = {
+            "reminder_hours": (1, 168, "A turn reminder is between 1 and 168 hours."),
+            "forfeit_hours": (12, 720, "The forfeit time is 0 (off) or 12 to 720 hours."),
+            "challenge_hours": (1, 168, "A challenge stays open 1 to 168 hours."),
+        }
+        for key, value in changes.items():
+            if key == "use_threads":
+                continue
+            if key not in limits:
+                raise Refused(f"There is no setting called {key}.")
+            lo, hi, message = limits[key]
+            off = key == "forfeit_hours" and value == 0
+            if not off and not lo <= value <= hi:
+                raise Refused(message)
+        updated = replace(current, **changes)
+        async with self.store.transaction() as tx:
+            await self.store.put_settings(tx, updated)
+        return updated
+
+    # Challenges -------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: Member,
+        opponent: Member,
+        spec: MatchSpec,
+        *,
+        role: str | None = None,
+        computer_id: int | None = None,
+        ai_level: str | None = None,
+    ) -> ChallengeInfo:
+        """A challenge to a member; or, when `opponent.id == computer_id` (the bot's own
+        account), a game against the computer that starts at once (see `accept`).
+
+        `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
+        or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
+        """
+        vs_computer = computer_id is not None and opponent.id == computer_id
+        if challenger.id == opponent.id:
+            raise Refused("You cannot challenge yourself; pick another member.")
+        if opponent.is_bot and not vs_computer:
+            raise Refused(f"{opponent.name} is a bot account and cannot play.")
+        if vs_computer and (ai_level or "normal") not in AI_LEVELS:
+            raise Refused("The computer plays at easy, normal or hard.")
+        if await self.store.active_match(channel_id) is not None:
+            raise Refused(
+                "This channel already has a game in progress; finish it, or challenge in"
+                " another channel or thread."
+            )
+        if await self.store.open_challenge(channel_id, challenger.id, opponent.id) is not None:
+            raise Refused(
+                f"You have already challenged {opponent.name} here; wait for an answer or"
+                " cancel that challenge first."
+            )
+        spec = _with_role(spec, role)
+        now = self.clock.now()
+        settings = await self.store.settings(guild_id)
+        async with self.store.transaction() as tx:
+            await self.store.put_user(tx, challenger.id, challenger.name, challenger.is_bot)
+            await self.store.put_user(tx, opponent.id, opponent.name, opponent.is_bot)
+            cid = await self.store.add_challenge(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger.id,
+                opponent_id=opponent.id,
+                spec=json.dumps(spec.to_json()),
+                ai_level=(ai_level or "normal") if vs_computer else None,
+                now=now,
+                expires_at=now + settings.challenge_hours * 3600,
+            )
+        info = await self.challenge_info(cid)
+        return info
+
+    async def challenge_info(self, challenge_id: int) -> ChallengeInfo:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NotFound("That challenge no longer exists.")
+        return await self._challenge_info(row)
+
+    async def _challenge_info(self, row: Row) -> ChallengeInfo:
+        names = await self.store.names([row["challenger_id"], row["opponent_id"]])
+        return ChallengeInfo(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            challenger=Member(row["challenger_id"], names.get(row["challenger_id"], "?")),
+            opponent=Member(row["opponent_id"], names.get(row["opponent_id"], "?")),
+            spec=MatchSpec.from_json(json.loads(row["spec"])),
+            status=row["status"],
+            expires_at=row["expires_at"],
+            ai_level=row["ai_level"],
+            match_id=row["match_id"],
+            message_id=row["message_id"],
+        )
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await self.store.set_challenge_message(tx, challenge_id, message_id)
+
+    async def open_challenges(self, channel_id: int, user_id: int) -> list[ChallengeInfo]:
+        rows = await self.store.open_challenges_for(channel_id, user_id)
+        return [await self._challenge_info(r) for r in rows]
+
+    async def check_accept(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        """Whether `user_id` may accept now (before the bot opens a thread for the game)."""
+        info = await self.challenge_info(challenge_id)
+        self._check_open(info)
+        if info.ai_level is not None:
+            # A game against the computer starts when its challenger confirms it.
+            if user_id != info.challenger.id:
+                raise Refused(f"This game against the computer is {info.challenger.name}'s.")
+        elif user_id != info.opponent.id:
+            if user_id == info.challenger.id:
+                raise Refused("You cannot accept your own challenge; wait for your opponent.")
+            raise Refused(f"This challenge is for {info.opponent.name}, not for you.")
+        if await self.store.active_match(info.channel_id) is not None:
+            raise Refused("This channel already has a game in progress.")
+        return info
+
+    def _check_open(self, info: ChallengeInfo) -> None:
+        if info.status != "open":
+            raise Refused(f"This challenge is no longer open: it was {info.status}.")
+        if info.expires_at <= self.clock.now():
+            raise Refused("This challenge has expired.")
+
+    async def accept(
+        self, challenge_id: int, user_id: int, *, game_channel_id: int | None = None
+    ) -> MatchInfo:
+        """Start the match from an accepted challenge with a fresh seed, in the challenge's
+        channel or in `game_channel_id` (a thread the bot opened for it)."""
+        info = await self.check_accept(challenge_id, user_id)
+        channel = game_channel_id if game_channel_id is not None else info.channel_id
+        if channel != info.channel_id and await self.store.active_match(channel) is not None:
+            raise Refused("That thread already has a game in progress.")
+        seed = self.seeds()
+        spec = info.spec
+        match = new_match(spec, seed)
+        now = self.clock.now()
+        ai_seat = 1 if info.ai_level is not None else None
+        async with self.store.transaction() as tx:
+            mid = await self.store.add_match(
+                tx,
+                guild_id=info.guild_id,
+                channel_id=channel,
+                player0_id=info.challenger.id,
+                player1_id=info.opponent.id,
+                variant=spec.variant,
+                game=spec.game,
+                spec=json.dumps(spec.to_json()),
+                seed=seed,
+                state=json.dumps(match.to_json()),
+                version=0,
+                to_decide=match.to_decide,
+                due_since=now,
+                created_at=now,
+                rated=int(ai_seat is None),
+                ai_seat=ai_seat,
+                ai_level=info.ai_level,
+            )
+            if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
+                raise Refused("This challenge was answered a moment ago.")
+        return await self.match(mid)
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        info = await self.challenge_info(challenge_id)
+        self._check_open(info)
+        if user_id != info.opponent.id:
+            if user_id == info.challenger.id:
+                raise Refused("To take back your own challenge, cancel it instead.")
+            raise Refused(f"Only {info.opponent.name} can decline this challenge.")
+        return await self._close(info, "declined")
+
+    async def cancel(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        info = await self.challenge_info(challenge_id)
+        self._check_open(info)
+        if user_id != info.challenger.id:
+            raise Refused(f"Only {info.challenger.name}, who made this challenge, can cancel it.")
+        return await self._close(info, "cancelled")
+
+    async def _close(self, info: ChallengeInfo, status: str) -> ChallengeInfo:
+        async with self.store.transaction() as tx:
+            if not await self.store.close_challenge(tx, info.id, status, self.clock.now()):
+                raise Refused("This challenge was answered a moment ago.")
+        return await self.challenge_info(info.id)
+
+    # Matches ------------------------------------------------------------------------------------
+
+    async def match(self, match_id: int) -> MatchInfo:
+        row = await self.store.match(match_id)
+        if row is None:
+            raise NotFound(f"There is no game #{match_id}.")
+        return await self._info(row)
+
+    async def active_match(self, channel_id: int) -> MatchInfo | None:
+        row = await self.store.active_match(channel_id)
+        return None if row is None else await self._info(row)
+
+    async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
+        return [await self._info(r) for r in await self.store.active_matches_of(guild_id, user_id)]
+
+    async def set_board_message(self, match_id: int, message_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await self.store.set_board_message(tx, match_id, message_id)
+
+    async def _info(self, row: Row) -> MatchInfo:
+        p0, p1 = row["player0_id"], row["player1_id"]
+        names = await self.store.names([p0, p1])
+        ai_seat = row["ai_seat"]
+        level = row["ai_level"]
+        shown = [names.get(p0, f"player {p0}"), names.get(p1, f"player {p1}")]
+        if ai_seat is not None:
+            shown[ai_seat] = f"Computer ({level})"
+        return MatchInfo(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            players=(p0, p1),
+            names=(shown[0], shown[1]),
+            spec=MatchSpec.from_json(json.loads(row["spec"])),
+            seed=row["seed"],
+            version=row["version"],
+            status=row["status"],
+            match=load_match(json.loads(row["state"])),
+            created_at=row["created_at"],
+            due_since=row["due_since"],
+            ai_seat=ai_seat,
+            ai_level=level,
+            board_message_id=row["board_message_id"],
+        )
+
+    async def play(
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+    ) -> MoveResult:
+        """Make a move for a player. Checks they play in this match and that the decision
+        is theirs, applies it through the engine, and stores the new state and the log entry
+        in one transaction. `expected_version` (from a button) refuses a stale request."""
+        info = await self.match(match_id)
+        seat = info.seat_of(user_id)
+        if seat is None:
+            a, b = info.names
+            raise Refused(f"You are not playing in this game; it is between {a} and {b}.")
+        return await self._play_seat(info, seat, text, expected_version)
+
+    async def computer_move(self, match_id: int, text: str, *, expected_version: int) -> MoveResult:
+        """A move for the computer's seat (chosen by the bot's AI worker)."""
+        info = await self.match(match_id)
+        if info.ai_seat is None:
+            raise Refused("The computer does not play in this game.")
+        return await self._play_seat(info, info.ai_seat, text, expected_version)
+
+    async def resign(self, match_id: int, user_id: int) -> MoveResult:
+        return await self.play(match_id, user_id, "resign")
+
+    async def _play_seat(
+        self, info: MatchInfo, seat: int, text: str, expected_version: int | None
+    ) -> MoveResult:
+        if info.status != "active":
+            raise Refused("This game is over.")
+        if expected_version is not None and expected_version != info.version:
+            try:
+                written = notation(info.spec.game, text)
+            except GameError:
+                written = None
+            raise StaleMove(await self._stale_message(info, seat, written))
+        match = info.match
+        resigning = text.strip().lower() in ("resign", "timeout")
+        deciding = match.to_decide
+        if not resigning and deciding != seat:
+            waiting = info.names[deciding] if deciding is not None else "nobody"
+            raise Refused(f"It is not your turn: the game is waiting for {waiting}.")
+        before = len(match.log)
+        games_before = len(match.game_results())
+        move = match.parse_move(text, seat)
+        events = match.apply(move, seat)  # GameError: refused, nothing stored
+        logged = match.log[before:]
+        canonical = logged[-1][1] if logged else str(move)
+        now = self.clock.now()
+        changes: list[RatingChange] = []
+        finished = None
+        if match.is_over:
+            assert match.outcome is not None
+            finished = (now, match.outcome.winner, match.outcome.termination.name)
+        async with self.store.transaction() as tx:
+            saved = await self.store.save_match(
+                tx,
+                info.id,
+                expected_version=info.version,
+                state=json.dumps(match.to_json()),
+                to_decide=match.to_decide,
+                due_since=now,
+                reminded=False,
+                finished=finished,
+            )
+            if not saved:
+                raise StaleMove(await self._stale_message(info, seat, canonical))
+            await self.store.add_moves(tx, info.id, before, logged, now)
+            results = match.game_results()
+            for number in range(games_before, len(results)):
+                r = results[number]
+                await self.store.add_game(
+                    tx,
+                    info.id,
+                    number + 1,
+                    r["winner"],
+                    r["termination"],
+                    json.dumps(r["detail"]),
+                    now,
+                )
+            if finished is not None and info.ai_seat is None:
+                changes = await self._rate(tx, info, match)
+        info.version += 1
+        info.status = "finished" if finished else "active"
+        info.due_since = now
+        return MoveResult(info, seat, canonical, events, changes)
+
+    async def _stale_message(self, info: MatchInfo, seat: int, canonical: str | None) -> str:
+        moves = await self.store.moves(info.id)
+        if moves and canonical is not None:
+            last = moves[-1]
+            if last["seat"] == seat and last["text"] == canonical:
+                return f"You already played `{canonical}`; that was a second click."
+        return (
+            "The game moved on before your move arrived (another click or device?). Look at"
+            " the current position and try again."
+        )
+
+    async def _rate(self, tx: Tx, info: MatchInfo, match: Playable) -> list[RatingChange]:
+        """Ratings move in the same transaction that ends the match."""
+        game = info.spec.game
+        before: list[Rating] = []
+        for user in info.players:
+            row = await self.store.rating_in(tx, info.guild_id, game, user)
+            before.append(Rating(row["mu"], row["sigma"]) if row else initial())
+        after = after_game(before[0], before[1], match.winner)
+        changes = []
+        for seat, user in enumerate(info.players):
+            await self.store.put_rating(
+                tx, info.guild_id, game, user, after[seat].mu, after[seat].sigma
+            )
+            changes.append(RatingChange(user, before[seat], after[seat]))
+        return changes
+
+    async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
+        """The moves the user may make now (empty when the decision is not theirs)."""
+        info = await self.match(match_id)
+        seat = info.seat_of(user_id)
+        if seat is None or info.match.to_decide != seat:
+            return []
+        return [str(m) for m in info.match.legal_moves()]
+
+    # Time ---------------------------------------------------------------------------------------
+
+    async def due(self) -> DueWork:
+        """Reminders owed, forfeits to apply (applied here), challenges that expired. Nothing
+        lives in memory: deadlines are computed from stored times on every call."""
+        now = self.clock.now()
+        work = DueWork()
+        for row in await self.store.due_matches(now):
+            waited = (now - row["due_since"]) / 3600
+            forfeit = row["forfeit_hours"]
+            seat = row["to_decide"]
+            if forfeit > 0 and waited >= forfeit:
+                info = await self._info(row)
+                try:
+                    result = await self._play_seat(info, seat, "timeout", row["version"])
+                except (StaleMove, Refused, GameError):
+                    continue  # a move arrived meanwhile: the deadline starts again
+                work.forfeits.append(result)
+                continue
+            async with self.store.transaction() as tx:
+                marked = await self.store.mark_reminded(tx, row["id"], row["version"])
+            if marked:
+                user = row["player0_id"] if seat == 0 else row["player1_id"]
+                left = forfeit - waited if forfeit > 0 else None
+                work.reminders.append(Reminder(row["id"], row["channel_id"], user, waited, left))
+        for row in await self.store.expired_challenges(now):
+            async with self.store.transaction() as tx:
+                closed = await self.store.close_challenge(tx, row["id"], "expired", now)
+            if closed:
+                work.expired.append(await self.challenge_info(row["id"]))
+        return work
+
+    async def computer_turns(self) -> list[MatchInfo]:
+        return [await self._info(r) for r in await self.store.computer_turns()]
+
+    # Standings and history ----------------------------------------------------------------------
+
+    async def leaderboard(self, guild_id: int, game: str, page: int = 1) -> LeaderboardPage:
+        return await standings.leaderboard(self.store, guild_id, game, page)
+
+    async def stats(
+        self, guild_id: int, user_id: int, *, against: int | None = None
+    ) -> PlayerStats:
+        return await standings.player_stats(self.store, guild_id, user_id, against=against)
+
+    async def recent_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[GameSummary]:
+        return await standings.recent_games(self.store, guild_id, user_id, limit)
+
+    async def export(self, match_id: int) -> str:
+        return await history.export_text(self.store, await self.match(match_id))
+
+    async def verify(self, match_id: int) -> bool:
+        return await history.verify(self.store, await self.match(match_id))
+
+
+def _with_role(spec: MatchSpec, role: str | None) -> MatchSpec:
+    """The challenger is seat 0; their chosen role fixes who starts or attacks."""
+    if role is None:
+        return spec
+    role = role.lower()
+    if spec.game == "st2":
+        if role not in ("attacker", "defender"):
+            raise Refused("In Schotten Totten 2 choose to be the attacker or the defender.")
+        return replace(spec, first=0 if role == "attacker" else 1)
+    if role not in ("first", "second"):
+        raise Refused("In Schotten Totten choose to play first or second.")
+    return replace(spec, first=0 if role == "first" else 1)
+
+
+__all__ = ["AI_LEVELS", "GameService", "ServiceError", "new_seed"]

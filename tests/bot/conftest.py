@@ -1,0 +1,34 @@
+"""Fixtures for service tests: real SQLite files in tmp_path, a manual clock, fixed seeds."""
+
+import itertools
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.records import Member
+from bot.service import GameService
+
+ALICE = Member(1, "Alice")
+BOB = Member(2, "Bob")
+CAROL = Member(3, "Carol")
+ROBOT = Member(99, "Some Bot", is_bot=True)
+GUILD = 10
+CHANNEL = 100
+
+
+@pytest.fixture
+def clock():
+    return ManualClock()
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "schotten.sqlite3"
+
+
+@pytest.fixture
+async def service(db_path, clock):
+    seeds = itertools.count(1000)
+    svc = await GameService.open(db_path, clock=clock, seeds=lambda: next(seeds))
+    yield svc
+    await svc.close()
