@@ -424,3 +424,31 @@ async def test_many_games_at_once_never_read_an_older_state(service):
     await asyncio.gather(*(player(i.id, random.Random(i.id)) for i in infos))
     for i in infos:
         assert (await service.match(i.id)).version == len(await service.store.moves(i.id))
+
+
+async def test_a_decision_owed_out_of_turn_is_taken_from_that_player(service):
+    # Schotten Totten 2's Exchange: after the player on turn gives three cards, the other
+    # player owes a choice although it is not their turn.
+    for n in range(30):
+        info = await start(service, "siege-tactics", channel=CHANNEL + n)
+        rng = random.Random(n)
+        while not info.is_over:
+            seat = info.match.to_decide
+            moves = [str(m) for m in info.match.legal_moves()]
+            move = "exchange" if "exchange" in moves else rng.choice(moves)
+            result = await service.play(info.id, info.players[seat], move)
+            info = result.info
+            if move != "exchange":
+                continue
+            mover = info.players[seat]
+            await service.play(info.id, mover, str(info.match.legal_moves()[0]))
+            info = await service.match(info.id)
+            other = info.match.to_decide
+            assert other == 1 - seat and info.match.view(None).turn == seat
+            with pytest.raises(Refused, match=f"waiting for {info.names[other]}"):
+                await service.play(info.id, mover, "done")
+            assert info.match.game.phase.value == "exchange"
+            await service.play(info.id, info.players[other], str(info.match.legal_moves()[0]))
+            assert (await service.match(info.id)).match.game.phase.value != "exchange"
+            return
+    pytest.fail("no Exchange came up")
