@@ -1,0 +1,263 @@
+"""Representative positions of both games and every variant, drawn for people to review
+(`python -m render gallery DIR`), tested, and timed by the benchmarks.
+
+Positions are written by hand (engine/st1/position.py, engine/st2/position.py) and then
+played on with real moves, so that each picture has a last move; the match pictures come from
+seeded random play. Everything is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.api import MatchSpec, Playable, new_match
+from engine.st1.position import parse_position as st1_position
+from engine.st2.position import parse_position as st2_position
+from render import render_board, render_hand
+from render.theme import DEFAULT_THEME, Theme
+
+NAMES = ("Aurélie", "Bartholomew")
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """One picture of the gallery: a board (spectator's view) or a seat's hand."""
+
+    name: str
+    what: str  # "board" or "hand"
+    view: Any  # an engine View
+    names: tuple[str, str] = NAMES
+
+    def render(self, theme: Theme = DEFAULT_THEME) -> bytes:
+        if self.what == "board":
+            return render_board(self.view, names=self.names, theme=theme)
+        return render_hand(self.view, name=self.names[self.view.viewer], theme=theme)
+
+
+# The mid-game positions the benchmarks time (issue 5): Schotten Totten with Tactics (Mud
+# Fight and Blind-Man's Bluff on one stone, a Joker claimed as G7, ruses discarded), and a
+# Schotten Totten 2 siege with a damaged tile, an oil cauldron thrown and a discard pile.
+ST1_TACTICS_MIDGAME = """
+variant: tactics
+turn: P1
+hand P1: R7 B5 G2 O4 joker2 traitor P1
+hand P2: Y1 Y2 Y3 Y4 Y6 B1 B2
+stone 1: R1 R2 R3 | B3 B4 B6 | claimed P1
+stone 2: G5 G6 joker1 | P4 P5 P6 | claimed P1 first P2
+stone 3: G7 | G4 | mud blind
+stone 5: O7 O8 | Y7 Y8 Y9 | claimed P2
+stone 6: R9 | spy
+stone 8: P8 | O3 O2
+discard: banshee G1 strategist
+tactics played: 2 2
+"""
+
+ST2_SIEGE_MIDGAME = """
+variant: siege
+attacker: P1
+turn: P2
+hand P1: R7 B5 G2 Y11 P1 B6
+hand P2: Y1 Y2 Y3 Y4 Y6 B11
+tile 1: R1 R2 R3 | B3 B4
+tile 2: G5 G6 G7 G8 | P4 P5 P6
+tile 3: P9 | Y9 | damaged
+tile 5: P10 B10 | Y10 R10
+tile 6: R4 | -
+tile 7: B1 B2 | Y0 R0 G1
+discard: G0 B0 R11 G11 P3 Y7 Y8 R5
+cauldrons: 2
+"""
+
+
+def st1_tactics_midgame() -> Any:
+    game = st1_position(ST1_TACTICS_MIDGAME)
+    game.play("R7 3")
+    return game
+
+
+def st2_siege_midgame() -> Any:
+    game = st2_position(ST2_SIEGE_MIDGAME)
+    game.play("oil 2")
+    return game
+
+
+def _st1_opening() -> Iterator[Picture]:
+    match = new_match(MatchSpec("classic", first=0), seed=11)
+    match.play(str(match.legal_moves()[0]), 0)
+    yield Picture("st1-classic-opening-board", "board", match.view(None))
+    yield Picture("st1-classic-opening-hand", "hand", match.view(1))
+
+
+def _st1_classic_claims() -> Iterator[Picture]:
+    game = st1_position(
+        """
+        variant: classic
+        turn: P1 claim
+        hand P1: O1 O4 G9 B8 P2
+        hand P2: Y1 Y2 O3 G3 B6 P6
+        stone 2: Y3 Y4 Y5 | P9 P8 O9 | claimed P1
+        stone 3: R1 G4 | B1 Y6
+        stone 4: R7 R8 R9 | B2 B5 B9 | first P2
+        stone 6: G1 G2 | O5 O6 O7 | claimed P2
+        stone 7: P1 | B7
+        stone 8: - | Y8 Y9
+        """
+    )
+    game.play("claim 4")
+    yield Picture("st1-classic-midgame-claims-board", "board", game.view(None))
+
+
+def _st1_tactics() -> Iterator[Picture]:
+    game = st1_position(ST1_TACTICS_MIDGAME)
+    yield Picture("st1-tactics-midgame-hand", "hand", game.view(0))
+    game.play("R7 3")
+    yield Picture("st1-tactics-midgame-board", "board", game.view(None))
+    yield Picture("st1-tactics-waiting-hand", "hand", game.view(1))
+
+
+def _st1_wild_claims() -> Iterator[Picture]:
+    game = st1_position(
+        """
+        variant: tactics-expert
+        turn: P2
+        hand P1: R1 O4 G9 B8 P2 traitor recruiter
+        hand P2: Y1 Y2 O3 G3 B6 P6 B5
+        stone 2: joker1 G5 G6 | O1 O2 Y9 | claimed P1
+        stone 4: R6 spy R8 R9 | B1 B2 B3 B4 | claimed P1 mud
+        stone 5: Y5 | joker2
+        stone 7: shield Y2x | P7 P8 P9 | claimed P2
+        """.replace(" Y2x", " Y3 Y4")
+    )
+    game.play("B5 5")
+    yield Picture("st1-tactics-expert-wild-claims-board", "board", game.view(None))
+
+
+def _st1_match() -> Iterator[Picture]:
+    match = new_match(MatchSpec("classic", rounds=3, first=0), seed=5)
+    _play_until(match, lambda m: m.view(None).match.round == 2 and len(m.log) >= 12)
+    yield Picture("st1-match-round-2-board", "board", match.view(None), ("Chidi", "Ye-jin"))
+
+
+def _st1_end() -> Iterator[Picture]:
+    game = st1_position(
+        """
+        variant: classic
+        turn: P1 claim
+        hand P1: O1 O4 G9 R5 P2
+        hand P2: Y1 Y2 O3 G3 R6 P6
+        stone 1: R1 R2 R3 | B1 B2 B4 | claimed P1
+        stone 2: Y3 Y4 Y5 | P9 P8 O9 | claimed P1
+        stone 3: G7 G8 G6 | B7 B8 B6 | first P1
+        stone 5: - | O5 O6 O7 | claimed P2
+        stone 8: P1 | Y8 Y9
+        """
+    )
+    game.play("claim 3")
+    yield Picture("st1-end-three-adjacent-board", "board", game.view(None))
+    yield Picture("st1-end-hand", "hand", game.view(1))
+
+
+def _st2_opening() -> Iterator[Picture]:
+    match = new_match(MatchSpec("siege", first=0), seed=4)
+    _play_until(match, lambda m: len(m.log) >= 2)
+    yield Picture("st2-siege-opening-board", "board", match.view(None))
+    yield Picture("st2-siege-opening-hand", "hand", match.view(match.to_decide or 0))
+
+
+def _st2_midgame() -> Iterator[Picture]:
+    game = st2_siege_midgame()
+    yield Picture("st2-siege-midgame-board", "board", game.view(None))
+    yield Picture("st2-siege-defender-hand", "hand", game.view(1))
+
+
+def _st2_gate() -> Iterator[Picture]:
+    game = st2_position(
+        """
+        variant: siege-tactics
+        attacker: P2
+        turn: P2
+        hand P1: Y1 Y2 Y3 G3 B6 P6 redeploy
+        hand P2: R7 B5 G2 Y11 P1 spy treason
+        tile 2: P4 P5 | G5 G6 G7 G8
+        tile 4: R0 R1 shield | B9 B10 B8 joker | damaged
+        tile 5: Y10 | P10 G10
+        tile 6: - | R9 | damaged
+        discard: G0 B0 R11 G11 Y7 Y8 R5
+        actions P1: desert
+        actions P2: explode
+        cauldrons: 1
+        """
+    )
+    yield Picture("st2-tactical-attacker-hand", "hand", game.view(1))
+    game.play("spy 5")
+    yield Picture("st2-tactical-damaged-gate-board", "board", game.view(None))
+
+
+def _st2_end() -> Iterator[Picture]:
+    game = st2_position(
+        """
+        variant: siege
+        attacker: P1
+        turn: P1
+        hand P1: R7 B5 G2 Y11 P1 B6
+        hand P2: Y1 Y2 Y3 Y4 Y6 B11
+        tile 1: - | B3 B4 | damaged
+        tile 3: - | Y9 | damaged
+        tile 5: R9 R10 R11 | B0 B1
+        tile 7: G3 | - | damaged
+        discard: G0 R0 G11 P3 Y7 Y8 R5
+        """
+    )
+    game.play("control 5")
+    yield Picture("st2-end-attacker-wins-board", "board", game.view(None))
+
+
+def _st2_revenge() -> Iterator[Picture]:
+    match = new_match(MatchSpec("siege", revenge=True, first=0), seed=8)
+    _play_until(match, lambda m: m.view(None).revenge.game == 2 and len(m.log) >= 20)
+    yield Picture("st2-revenge-game-2-board", "board", match.view(None), ("Ngozi", "Mateus"))
+
+
+def _play_until(match: Playable, done: Callable[[Playable], bool], seed: int = 1) -> None:
+    """Random legal moves (claims and control first, so that stones get taken) until `done`."""
+    rng = random.Random(seed)
+    while not done(match) and not match.is_over:
+        moves = match.legal_moves()
+        taking = [m for m in moves if str(m).split()[0] in ("claim", "control")]
+        move = taking[0] if taking else rng.choice(list(moves))
+        match.apply(move, match.to_decide)
+
+
+SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
+    _st1_opening,
+    _st1_classic_claims,
+    _st1_tactics,
+    _st1_wild_claims,
+    _st1_match,
+    _st1_end,
+    _st2_opening,
+    _st2_midgame,
+    _st2_gate,
+    _st2_end,
+    _st2_revenge,
+)
+
+
+def pictures() -> list[Picture]:
+    """Every gallery picture, in order."""
+    return [p for section in SECTIONS for p in section()]
+
+
+def write(directory: Path, theme: Theme = DEFAULT_THEME) -> list[Path]:
+    """Render every picture into `directory` as NAME.png; returns the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for p in pictures():
+        path = directory / f"{p.name}.png"
+        path.write_bytes(p.render(theme))
+        paths.append(path)
+    return paths

@@ -1,0 +1,224 @@
+"""The Schotten Totten board: nine stones in a row, each player's cards on their side.
+
+Layout, top to bottom: header (title and match score, or the result), the top player's
+banner, their cards stacked upwards from the stones, the stones, the bottom player's cards
+stacked downwards, their banner, then the last move, the decks and the discard pile.
+
+A claimed stone moves towards its owner, as on a real table, takes the owner's seat colour
+and names them and the winning formation; the winner's cards are framed and the loser's
+dimmed. The viewer, when there is one, sits at the bottom.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.api import VARIANTS
+from engine.cards import AnyCard, Card
+from engine.st1.view import StoneView, View
+from render import text
+from render.cards import BOARD, card_sprite
+from render.frame import (
+    BANNER_H,
+    Banner,
+    banner,
+    canvas,
+    chip_rows,
+    draw_chips,
+    header,
+    last_move_line,
+    ring,
+    tag,
+)
+from render.shapes import panel, paste
+from render.theme import Theme
+from render.words import LastMove, formation_label, last_move, phase_badge, plural, result_text
+
+STONES = 9
+COL_GAP = 14
+STONE_H = 96
+SHIFT = 14  # how far a claimed stone moves towards its owner
+FOOTER_TOP = 12
+
+
+def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
+    card = theme.board_card
+    col = card.w + COL_GAP
+    m = theme.margin
+    width = 2 * m + STONES * col
+    slots = max(s.size for s in view.stones)
+    side_h = slots * (card.h + theme.gap)
+    row_h = STONE_H + 2 * SHIFT
+
+    lm = last_move("st1", view.last_move)
+    discard_rows = chip_rows(view.discard, width - 2 * m - 110, theme)
+    show_discard = view.tactic_deck_size is not None or bool(view.discard)
+    footer_h = FOOTER_TOP + 26 + m
+    if show_discard:
+        footer_h += 8 + max(1, len(discard_rows)) * (theme.chip.h + 6)
+
+    result = result_text(view.outcome, names) if view.outcome is not None else None
+    head_h = 60 if result is None else 64
+    height = head_h + 2 * (BANNER_H + 10) + 2 * side_h + row_h + footer_h
+    img, d = canvas(width, height, theme)
+
+    top = 1 if view.viewer == 0 else 0
+    bottom = 1 - top
+    y = header(img, d, theme, title=VARIANTS.get(view.variant, "Schotten Totten"), info=_match_info(view, names, theme), result=result)
+    banner(img, d, theme, y, _banner(view, top, names, theme))
+    y += BANNER_H + 10
+    row_top = y + side_h
+    row_bottom = row_top + row_h
+    banner(img, d, theme, row_bottom + side_h + 10, _banner(view, bottom, names, theme))
+
+    for i, stone in enumerate(view.stones):
+        cx = m + i * col + col / 2
+        _stone(img, d, theme, stone, cx, row_top, row_bottom, top, names, lm)
+
+    fy = row_bottom + side_h + 10 + BANNER_H + FOOTER_TOP
+    _footer(img, d, theme, view, names, lm, fy, discard_rows if show_discard else None)
+    return img
+
+
+def _match_info(view: View, names: tuple[str, str], theme: Theme) -> str:
+    if view.match is None:
+        return ""
+    a, b = view.match.scores
+    n0, n1 = (text.name(n, theme, theme.label_size, 220, strong=False) for n in names)
+    return f"Match, {view.match.length}: round {view.match.round}   ·   {n0} {a} – {b} {n1}"
+
+
+def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
+    facts = [plural(view.stones_held[seat], "stone"), f"{view.hand_sizes[seat]} in hand"]
+    if view.tactic_deck_size is not None:
+        facts.append(f"{view.tactics_played[seat]} tactics played")
+    if view.match is not None:
+        facts.append(plural(view.match.scores[seat], "point"))
+    deciding = view.to_decide if view.to_decide is not None else view.turn
+    if view.outcome is not None:
+        badge = "WINNER" if view.outcome.winner == seat else None
+        active = False
+    else:
+        active = deciding == seat
+        badge = phase_badge(view.phase) if active else None
+    return Banner(names[seat], None, facts, badge, theme.seat[seat], active)
+
+
+def _stone(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    stone: StoneView,
+    cx: float,
+    row_top: int,
+    row_bottom: int,
+    top: int,
+    names: tuple[str, str],
+    lm: LastMove | None,
+) -> None:
+    card = theme.board_card
+    s = theme.supersample
+    owner = stone.claimed_by
+    mid = (row_top + row_bottom) / 2
+    if owner is not None:
+        mid += -SHIFT if owner == top else SHIFT
+    x0, y0 = cx - card.w / 2, mid - STONE_H / 2
+    box = (x0, y0, x0 + card.w, y0 + STONE_H)
+
+    # Cards on each side, the first played nearest the stone.
+    for seat in (0, 1):
+        cards = stone.sides[seat]
+        won = stone.won_with if owner == seat else stone.lost_against if owner is not None else None
+        wilds = won.wild_values if won is not None else {}
+        boxes = []
+        for k in range(stone.size if owner is None else len(cards)):
+            y = row_top - (k + 1) * (card.h + theme.gap) if seat == top else row_bottom + theme.gap + k * (card.h + theme.gap)
+            if k >= len(cards):
+                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 2, s), (x0, y))
+                continue
+            c = cards[k]
+            sprite = card_sprite(c, BOARD, theme, wild=_wild(c, wilds), dim=owner is not None and owner != seat)
+            paste(img, sprite, (x0, y))
+            boxes.append((x0, y, x0 + card.w, y + card.h))
+            if lm is not None and (stone.number, seat, str(c)) in lm.cards:
+                ring(img, boxes[-1], theme.highlight, 3, theme)
+                tag(img, d, theme, (x0 + card.w - 4, y - 2), "LAST", fill=theme.highlight)
+        if owner == seat and boxes:
+            y_lo = min(b[1] for b in boxes)
+            y_hi = max(b[3] for b in boxes)
+            ring(img, (x0, y_lo, x0 + card.w, y_hi), theme.seat[seat], 3, theme)
+
+    fill = theme.seat[owner] if owner is not None else theme.stone
+    paste(img, panel(card.w, STONE_H, 14, fill, theme.stone_line if owner is None else theme.text_dark, 2, s), (x0, y0))
+    ink = theme.text_dark if owner is not None else theme.text
+    modes = " + ".join(m.kind.title for m in stone.modes)
+    if owner is None:
+        fn = text.bold(theme, 34)
+        if stone.modes:
+            d.text((cx, y0 + 26), str(stone.number), font=fn, fill=ink, anchor="mm")
+            fm = text.bold(theme, theme.small_size - 2)
+            lines = [m.kind.title for m in stone.modes]
+            yy = y0 + 58 if len(lines) == 1 else y0 + 52
+            for line in lines:
+                _mode_label(img, d, theme, cx, yy, line)
+                yy += 22
+            del fm
+        else:
+            d.text((cx, y0 + STONE_H / 2), str(stone.number), font=fn, fill=ink, anchor="mm")
+    else:
+        fn = text.bold(theme, 22)
+        d.text((cx, y0 + 16), str(stone.number), font=fn, fill=ink, anchor="mm")
+        who = text.name(names[owner], theme, 16, card.w - 10)
+        d.text((cx, y0 + 40), who, font=text.bold(theme, 16), fill=ink, anchor="mm")
+        if stone.won_with is not None:
+            fl = text.regular(theme, 13)
+            d.text((cx, y0 + 60), text.fit(formation_label(stone.won_with), fl, card.w - 8), font=fl, fill=ink, anchor="mm")
+        if modes:
+            fm = text.bold(theme, 11)
+            d.text((cx, y0 + 80), text.fit(modes, fm, card.w - 10), font=fm, fill=ink, anchor="mm")
+    if lm is not None and stone.number in lm.places and not any(p == stone.number for p, _, _ in lm.cards):
+        ring(img, box, theme.highlight, 3, theme)
+        tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
+
+
+def _mode_label(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, label: str) -> None:
+    f = text.bold(theme, theme.small_size - 2)
+    w = min(theme.board_card.w - 8, round(f.getlength(label)) + 12)
+    paste(img, panel(w, 20, 6, theme.tactic_fill, theme.tactic_gold, 1, theme.supersample), (cx - w / 2, cy - 10))
+    d.text((cx, cy), text.fit(label, f, w - 8), font=f, fill=theme.tactic_text, anchor="mm")
+
+
+def _wild(card: AnyCard, wilds: dict) -> Card | None:
+    return wilds.get(card)
+
+
+def _footer(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    view: View,
+    names: tuple[str, str],
+    lm: LastMove | None,
+    y: int,
+    discard_rows: list[list[AnyCard]] | None,
+) -> None:
+    """Last move and decks on one line; the discard pile (Tactics) below."""
+    m = theme.margin
+    fr = text.regular(theme, theme.label_size)
+    decks = f"Clan deck: {view.deck_size}"
+    if view.tactic_deck_size is not None:
+        decks += f"   ·   Tactic deck: {view.tactic_deck_size}"
+    d.text((img.width - m, y + 12), decks, font=fr, fill=theme.text, anchor="rm")
+    room = img.width - 3 * m - round(fr.getlength(decks))
+    last_move_line(d, theme, (m, y + 12), names, view.last_move, lm, room)
+    if discard_rows is None:
+        return
+    y += 34
+    d.text((m, y + theme.chip.h / 2), "Discard:", font=fr, fill=theme.text_muted, anchor="lm")
+    x0 = m + round(fr.getlength("Discard: ")) + 6
+    if not discard_rows:
+        d.text((x0, y + theme.chip.h / 2), "empty", font=fr, fill=theme.text_muted, anchor="lm")
+        return
+    marked = draw_chips(img, theme, discard_rows, (x0, y), highlight=lm.discarded if lm else frozenset())
+    for b in marked[-1:]:
+        ring(img, b, theme.highlight, 2, theme)

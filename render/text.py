@@ -1,0 +1,120 @@
+"""Fonts and text: the shipped fonts, loaded once per thread, and text that always fits.
+
+FreeType faces are not documented as safe to share between threads, so each thread loads
+its own (a few hundred microseconds, once per size). Player names come from Discord and may
+hold characters the font lacks; those are replaced rather than drawn as empty boxes.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+from PIL import ImageDraw, ImageFont
+
+from render.theme import Theme
+
+_local = threading.local()
+_MISSING = "\U0010fffd"  # a private-use code point no font has: its mask is the "no glyph" box
+
+
+@lru_cache(maxsize=8)
+def _font_bytes(filename: str) -> bytes:
+    # The files are read once per process; bytes are immutable, so threads may share them.
+    return resources.files("render").joinpath("fonts").joinpath(filename).read_bytes()
+
+
+def font(filename: str, size: int) -> ImageFont.FreeTypeFont:
+    """The font in render/fonts/`filename` at `size` pixels, private to this thread."""
+    cache: dict[tuple[str, int], ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = _local.fonts = {}
+    key = (filename, size)
+    f = cache.get(key)
+    if f is None:
+        f = cache[key] = ImageFont.truetype(io.BytesIO(_font_bytes(filename)), size)
+    return f
+
+
+def regular(theme: Theme, size: int) -> ImageFont.FreeTypeFont:
+    return font(theme.font_regular, size)
+
+
+def bold(theme: Theme, size: int) -> ImageFont.FreeTypeFont:
+    return font(theme.font_bold, size)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(filename: str, char: str) -> bool:
+    # Compared at one size: whether a glyph exists does not depend on the size.
+    f = font(filename, 20)
+    missing = f.getmask(_MISSING)
+    mask = f.getmask(char)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def printable(text: str, filename: str) -> str:
+    """`text` with characters the font cannot draw replaced: accents dropped where that
+    leaves a letter the font has (rarely needed with DejaVu), otherwise a "?"."""
+    out = []
+    for ch in text:
+        if ch.isspace():
+            out.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Mn"):
+            continue  # control, format (zero-width joiners, emoji selectors) and lone accents
+        elif _has_glyph(filename, ch):
+            out.append(ch)
+        else:
+            base = unicodedata.normalize("NFKD", ch)[:1]
+            out.append(base if base and base != ch and _has_glyph(filename, base) else "?")
+    return "".join(out).strip()
+
+
+def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
+    """`text` shortened with an ellipsis until it is at most `width` pixels wide."""
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, lines: int) -> list[str]:
+    """`text` broken at spaces (and after hyphens) into at most `lines` lines of `width`."""
+    # Only ordinary spaces break a line: "1\u00a0to\u00a09" stays together.
+    words = [w for w in text.replace("-", "- ").split(" ") if w]
+    out: list[str] = []
+    current = ""
+    for word in words:
+        joined = word if not current else current + ("" if current.endswith("-") else " ") + word
+        if f.getlength(joined) <= width or not current:
+            current = joined
+        else:
+            out.append(current)
+            current = word
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[: lines - 1] + [fit(" ".join(out[lines - 1 :]), f, width)]
+    return [fit(line, f, width) for line in out]
+
+
+def name(text: str, theme: Theme, size: int, width: int, *, strong: bool = True) -> str:
+    """A player's name, drawable and fitting in `width`."""
+    filename = theme.font_bold if strong else theme.font_regular
+    return fit(printable(text, filename) or "?", font(filename, size), width)
+
+
+def draw(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    f: ImageFont.FreeTypeFont,
+    fill: str,
+    anchor: str = "la",
+) -> None:
+    """Text at `xy` (Pillow anchors: "la" left-top, "mm" centre, "rm" right-middle...)."""
+    d.text(xy, text, font=f, fill=fill, anchor=anchor)
