@@ -1,0 +1,86 @@
+"""A loopback Discord emulator for end-to-end tests and the sandbox.
+
+The real discord.py client (2.7) connects to it on 127.0.0.1: the emulator serves the gateway
+websocket (HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME/RECONNECT, zlib-stream),
+the REST routes the bot uses (login, application info, command sync, messages with embeds,
+components and files, edits, DMs, threads, interaction callbacks, followups and
+``@original``) and a CDN route for attachments. No internet is involved.
+
+Around it is a simulation: guilds, channels and human members who run slash commands
+(``member.slash``), autocomplete, click buttons, pick from selects and submit modals, each
+returning an ``InteractionHandle`` to wait on the bot's answers and time them. Every message
+is stored with content, embeds, components, attachment bytes, who may see it (ephemeral) and
+which interaction it answers. Discord's rules that matter to a bot are enforced: the 3-second
+acknowledgement deadline, one callback per interaction, 50007 for members with closed DMs,
+the commands a member may see (``default_member_permissions``), message and component limits.
+
+Example::
+
+    import discord
+    from bot.emulator import Emulator
+
+    async with Emulator() as emu, emu.point_discord():
+        guild = emu.create_guild("Test Server")
+        alice = guild.add_member("alice")
+        bob = guild.add_member("bob", dms_open=False)
+        client = MyBot(guild_id=guild.id)           # syncs /schotten in setup_hook
+        runner = asyncio.create_task(client.start(emu.token))
+        await emu.wait_for_bot(commands=["schotten"])
+
+        handle = await alice.slash(("schotten", "challenge"), opponent=bob)
+        reply = await handle.reply()                # the bot's answer (a SimMessage)
+        assert "challenges" in reply.content and not reply.ephemeral
+        accept = await bob.click(reply, label="Accept")
+        assert (await accept.update()).content.startswith("Game on")
+
+        await emu.assert_all_acknowledged()         # the 3-second rule held
+        await client.close()
+        await runner
+
+For a sandbox, ``emu.print_chat(attachments_dir="out")`` prints lines like
+``#general  Schotten Bot: ... [file: board.png 3 KB → out/…]`` as things happen, and
+``emu.chat_events()`` is an async iterator of the same ``ChatEvent``s.
+"""
+
+from __future__ import annotations
+
+from .chat import ChatPrinter
+from .errors import ApiError, EmulatorTimeout, SimulationError
+from .events import ChatEvent, ChatStream
+from .interactions import InteractionHandle, InteractionRecord
+from .media import png_bytes
+from .models import (
+    RegisteredCommand,
+    SimAttachment,
+    SimChannel,
+    SimGuild,
+    SimMember,
+    SimMessage,
+    SimRole,
+    SimUser,
+)
+from .patch import DiscordPointer, point_discord_at
+from .server import Emulator
+
+__all__ = [
+    "ApiError",
+    "ChatEvent",
+    "ChatPrinter",
+    "ChatStream",
+    "DiscordPointer",
+    "Emulator",
+    "EmulatorTimeout",
+    "InteractionHandle",
+    "InteractionRecord",
+    "RegisteredCommand",
+    "SimAttachment",
+    "SimChannel",
+    "SimGuild",
+    "SimMember",
+    "SimMessage",
+    "SimRole",
+    "SimUser",
+    "SimulationError",
+    "png_bytes",
+    "point_discord_at",
+]

@@ -1,0 +1,65 @@
+"""Errors: the ones Discord returns to the bot, and the ones the simulation raises to tests.
+
+``ApiError`` carries Discord's real status, JSON error code and message, so discord.py raises
+the same ``Forbidden``/``NotFound``/``HTTPException`` it would raise in production.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """An error response as Discord sends it: HTTP status plus ``{"code", "message"}``."""
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def unknown(kind: str, code: int) -> ApiError:
+    """Discord's 404 family: ``Unknown Channel`` (10003), ``Unknown Message`` (10008), ..."""
+    return ApiError(404, code, f"Unknown {kind}")
+
+
+def invalid_form(field: str, message: str, code: str = "BASE_TYPE_INVALID") -> ApiError:
+    """Discord's 400 "Invalid Form Body" (50035) with the per-field error tree it uses."""
+    tree: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
+    for part in reversed(field.split(".")):
+        tree = {part: tree}
+    return ApiError(400, 50035, "Invalid Form Body", tree)
+
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_GUILD = 10004
+UNKNOWN_MEMBER = 10007
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_USER = 10013
+UNKNOWN_COMMAND = 10063
+UNKNOWN_INTERACTION = 10062
+CANNOT_SEND_EMPTY = 50006
+CANNOT_DM = 50007
+MISSING_PERMISSIONS = 50013
+ALREADY_ACKNOWLEDGED = 40060
+THREAD_ALREADY_CREATED = 160004
+
+
+class SimulationError(Exception):
+    """A test asked for something a real Discord user could not do (the bug is in the test,
+    or the bot offered something Discord would refuse to show)."""
+
+
+class EmulatorTimeout(AssertionError):
+    """Waiting for the bot timed out. An ``AssertionError`` so it reads as a test failure."""

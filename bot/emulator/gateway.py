@@ -1,0 +1,361 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME.
+
+discord.py connects to ``DEFAULT_GATEWAY?v=10&encoding=json&compress=zlib-stream``. With
+``zlib-stream`` it expects every server frame to be one zlib stream, flushed with Z_SYNC_FLUSH
+per message; that is what this module sends. (It also accepts plain text frames, which is
+what it gets if the client asks for ``zstd-stream``, which the standard library cannot write.)
+
+Sessions outlive connections: events dispatched while a session is disconnected are kept, and
+a RESUME replays the ones after the client's sequence number. A client that closes with 1000
+(``Client.close()``) ends its session, so a later client must IDENTIFY afresh, as on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+import zlib
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from .models import JSON, SimChannel, SimGuild, SimMessage
+from .payloads import guild_payload, member_payload, user_payload
+
+if TYPE_CHECKING:
+    from .server import Emulator
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_PRESENCE = 3
+OP_VOICE_STATE = 4
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+BUFFER_SIZE = 5000
+
+
+class GatewayConnection:
+    """One websocket. Frames are queued and written in order by a single writer task, so
+    callers never await and the zlib stream is never interleaved."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+        self.ws = ws
+        self._compressor = zlib.compressobj() if compress == "zlib-stream" else None
+        self._queue: asyncio.Queue[JSON | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write(), name="emulator-gateway-writer")
+        self.close_after: tuple[int, str] | None = None
+
+    def send(self, frame: JSON) -> None:
+        self._queue.put_nowait(frame)
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Close after the frames already queued are written."""
+        self.close_after = (code, reason)
+        self._queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        while True:
+            frame = await self._queue.get()
+            if frame is None:
+                break
+            text = json.dumps(frame, separators=(",", ":"))
+            try:
+                if self._compressor is not None:
+                    data = self._compressor.compress(text.encode())
+                    data += self._compressor.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(data)
+                else:
+                    await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                # The client went away; the reader side notices and cleans up.
+                break
+        if self.close_after is not None and not self.ws.closed:
+            code, reason = self.close_after
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.close(code=code, message=reason.encode())
+
+    async def stop(self) -> None:
+        self._queue.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    """A logged-in gateway session (survives reconnects until the client closes it)."""
+
+    id: str
+    intents: int
+    shard: list[int]
+    seq: int = 0
+    buffer: deque[JSON] = field(default_factory=lambda: deque(maxlen=BUFFER_SIZE))
+    connection: GatewayConnection | None = None
+    invalid: bool = False
+    resumes: int = 0
+    presence: JSON | None = None
+
+    @property
+    def live(self) -> bool:
+        return not self.invalid and self.connection is not None
+
+    def dispatch(self, event: str, data: JSON) -> None:
+        if self.invalid:
+            return
+        self.seq += 1
+        frame = {"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.buffer.append(frame)
+        if self.connection is not None:
+            self.connection.send(frame)
+
+
+class GatewayHub:
+    def __init__(self, emu: Emulator, heartbeat_interval: float) -> None:
+        self._emu = emu
+        self.heartbeat_interval_ms = int(heartbeat_interval * 1000)
+        self.sessions: dict[str, GatewaySession] = {}
+        # Identify order: interactions go to the newest live session.
+        self._order: list[GatewaySession] = []
+        self.connections: set[GatewayConnection] = set()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.heartbeats = 0
+
+    # -- who gets what ---------------------------------------------------------------
+
+    def live_sessions(self) -> list[GatewaySession]:
+        return [s for s in self._order if s.live]
+
+    def interaction_session(self) -> GatewaySession | None:
+        live = self.live_sessions()
+        return live[-1] if live else None
+
+    def _active(self) -> list[GatewaySession]:
+        return [s for s in self._order if not s.invalid]
+
+    def dispatch(self, event: str, data: JSON, intent: int | None) -> None:
+        """Send to every session whose intents include ``intent`` (None: always)."""
+        for session in self._active():
+            if intent is None or session.intents & intent:
+                session.dispatch(event, data)
+
+    def dispatch_channel_event(self, event: str, data: JSON, channel: SimChannel) -> None:
+        intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
+        self.dispatch(event, data, intent)
+
+    def dispatch_message(self, event: str, message: SimMessage) -> None:
+        """MESSAGE_CREATE/UPDATE, with content blanked for sessions lacking MESSAGE_CONTENT
+        (except the bot's own messages, DMs and messages mentioning the bot)."""
+        from .payloads import message_payload
+
+        channel = message.channel
+        intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
+        bot = self._emu.world.bot
+        exempt = channel.is_dm or message.author.id == bot.id or bot in message.mentions
+        full: JSON | None = None
+        hidden: JSON | None = None
+        for session in self._active():
+            if not session.intents & intent:
+                continue
+            if exempt or session.intents & INTENT_MESSAGE_CONTENT:
+                full = full or message_payload(message)
+                session.dispatch(event, full)
+            else:
+                hidden = hidden or message_payload(message, hide_content=True)
+                session.dispatch(event, hidden)
+
+    def dispatch_guild_create(self, guild: SimGuild) -> None:
+        for session in self._active():
+            if session.intents & INTENT_GUILDS:
+                session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
+
+    def _guild_create(self, session: GatewaySession, guild: SimGuild) -> JSON:
+        return guild_payload(
+            guild,
+            include_members=bool(session.intents & INTENT_GUILD_MEMBERS),
+            bot_id=self._emu.world.bot.id,
+        )
+
+    # -- the websocket ---------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        connection = GatewayConnection(ws, request.query.get("compress"))
+        self.connections.add(connection)
+        connection.send(
+            {
+                "op": OP_HELLO,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["emulator"]},
+                "s": None,
+                "t": None,
+            }
+        )
+        session: GatewaySession | None = None
+        try:
+            async for msg in ws:
+                if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break
+                frame = json.loads(msg.data)
+                session = self._on_frame(connection, session, frame)
+                if connection.close_after is not None:
+                    break
+        finally:
+            self.connections.discard(connection)
+            if session is not None and session.connection is connection:
+                session.connection = None
+                # 1000/1001 is a deliberate logout: the session cannot be resumed.
+                if ws.close_code in (1000, 1001):
+                    session.invalid = True
+            await connection.stop()
+            self._emu.bus.changed()
+        return ws
+
+    def _on_frame(
+        self, connection: GatewayConnection, session: GatewaySession | None, frame: JSON
+    ) -> GatewaySession | None:
+        op = frame.get("op")
+        data = frame.get("d")
+        if op == OP_HEARTBEAT:
+            self.heartbeats += 1
+            connection.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        elif op == OP_IDENTIFY:
+            if session is not None:
+                connection.close_with(4005, "Already authenticated.")
+                return session
+            return self._identify(connection, data or {})
+        elif op == OP_RESUME:
+            return self._resume(connection, data or {})
+        elif op == OP_PRESENCE and session is not None:
+            session.presence = data
+        elif op == OP_REQUEST_MEMBERS and session is not None:
+            self._send_members(session, data or {})
+        elif op == OP_VOICE_STATE:
+            pass  # no voice in the emulator
+        elif op not in (OP_PRESENCE, OP_REQUEST_MEMBERS):
+            connection.close_with(4001, "Unknown opcode.")
+        return session
+
+    def _identify(self, connection: GatewayConnection, data: JSON) -> GatewaySession | None:
+        if data.get("token") != self._emu.token:
+            connection.close_with(4004, "Authentication failed.")
+            return None
+        world = self._emu.world
+        session = GatewaySession(
+            id=uuid.uuid4().hex,
+            intents=int(data.get("intents", 0)),
+            shard=list(data.get("shard") or [0, 1]),
+            presence=data.get("presence"),
+        )
+        session.connection = connection
+        self.sessions[session.id] = session
+        self._order.append(session)
+        self.identify_count += 1
+        ready = {
+            "v": 10,
+            "user": user_payload(world.bot) | {"verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self._emu.gateway_url,
+            "application": {"id": str(world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "shard": session.shard,
+            "_trace": ["emulator"],
+        }
+        session.dispatch("READY", ready)
+        if session.intents & INTENT_GUILDS:
+            for guild in world.guilds.values():
+                session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
+        self._emu.bus.changed()
+        return session
+
+    def _resume(self, connection: GatewayConnection, data: JSON) -> GatewaySession | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        seq = int(data.get("seq") or 0)
+        oldest = session.buffer[0]["s"] if session and session.buffer else 1
+        if (
+            session is None
+            or session.invalid
+            or data.get("token") != self._emu.token
+            or seq + 1 < oldest
+        ):
+            # d=false: start over with IDENTIFY (discord.py then closes and re-identifies).
+            connection.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
+            return None
+        if session.connection is not None and session.connection is not connection:
+            session.connection.close_with(4000, "Session resumed elsewhere.")
+        session.connection = connection
+        for frame in session.buffer:
+            if frame["s"] > seq:
+                connection.send(frame)
+        session.resumes += 1
+        self.resume_count += 1
+        session.dispatch("RESUMED", {"_trace": ["emulator"]})
+        self._emu.bus.changed()
+        return session
+
+    def _send_members(self, session: GatewaySession, data: JSON) -> None:
+        guild_ids = data.get("guild_id")
+        if not isinstance(guild_ids, list):
+            guild_ids = [guild_ids]
+        query = str(data.get("query") or "").lower()
+        limit = int(data.get("limit") or 0)
+        user_ids = {int(u) for u in data.get("user_ids") or []}
+        for raw_id in guild_ids:
+            guild = self._emu.world.guilds.get(int(raw_id))
+            if guild is None:
+                continue
+            members = list(guild.members.values())
+            if user_ids:
+                members = [m for m in members if m.user.id in user_ids]
+            else:
+                members = [m for m in members if m.user.name.lower().startswith(query)]
+                if limit:
+                    members = members[:limit]
+            body: dict[str, Any] = {
+                "guild_id": str(guild.id),
+                "members": [member_payload(m) for m in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [str(u) for u in user_ids - set(guild.members)],
+            }
+            if data.get("nonce") is not None:
+                body["nonce"] = data["nonce"]
+            session.dispatch("GUILD_MEMBERS_CHUNK", body)
+
+    # -- control from tests ------------------------------------------------------------
+
+    def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT to every live session (the client should RESUME)."""
+        for session in self.live_sessions():
+            assert session.connection is not None
+            session.connection.send({"op": OP_RECONNECT, "d": None, "s": None, "t": None})
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            connection.close_with(1001, "Emulator stopping.")
+        for connection in list(self.connections):
+            await connection.stop()
+        for session in self._order:
+            session.invalid = True

@@ -1,0 +1,283 @@
+"""``Emulator``: the aiohttp server (REST + gateway + CDN) and the simulation's entry point."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from collections.abc import Awaitable, Callable, Sequence
+from types import TracebackType
+
+from aiohttp import web
+
+from . import rest_core, rest_interactions, rest_messages
+from .chat import ChatPrinter
+from .errors import ApiError, EmulatorTimeout
+from .events import Bus, ChatEvent, ChatStream
+from .gateway import GatewayHub
+from .http_util import EMULATOR, RequestRecord, json_response
+from .interactions import InteractionHandle, InteractionManager, InteractionRecord
+from .models import RegisteredCommand, SimGuild, SimMessage, SimUser
+from .patch import DiscordPointer, point_discord_at
+from .world import World
+
+API = "/api/v{api_version}"
+_log = logging.getLogger(__name__)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Emulator:
+    """A loopback Discord: start it, point discord.py at it, create a guild and members,
+    run the bot, then drive it with ``member.slash(...)``/``member.click(...)``.
+
+    ``interaction_deadline``: seconds the bot has to acknowledge an interaction (Discord: 3).
+    ``command_wait``: how long ``slash`` waits for the bot to be connected and to have
+    registered the command before failing.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "emulator-bot-token",
+        bot_name: str = "Schotten Bot",
+        interaction_deadline: float = 3.0,
+        command_wait: float = 5.0,
+        heartbeat_interval: float = 41.25,
+    ) -> None:
+        self.token = token
+        self.command_wait = command_wait
+        self.bus = Bus()
+        self.gateway = GatewayHub(self, heartbeat_interval)
+        self.world = World(self, bot_name=bot_name)
+        self.interactions = InteractionManager(self, interaction_deadline)
+        self.requests: list[RequestRecord] = []
+        # Requests to routes the emulator does not implement (a test can assert none).
+        self.unhandled_requests: list[RequestRecord] = []
+        # Exceptions raised inside the emulator while serving a request (should stay empty).
+        self.server_errors: list[str] = []
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def start(self) -> Emulator:
+        """Listen on 127.0.0.1 at an ephemeral port."""
+        if self._runner is not None:
+            raise RuntimeError("emulator already started")
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app[EMULATOR] = self
+        app.router.add_get("/gateway", self.gateway.handle)
+        rest_core.add_routes(app.router, API)
+        rest_messages.add_routes(app.router, API)
+        rest_interactions.add_routes(app.router, API)
+        app.router.add_route("*", "/{tail:.*}", self._unknown_route)
+        runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+        return self
+
+    async def stop(self) -> None:
+        """Close gateway connections, cancel deadline timers, shut the server down.
+        Close the bot's client first, or it will try to reconnect."""
+        self.interactions.cancel_timers()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.bus.close()
+
+    async def __aenter__(self) -> Emulator:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def point_discord(self) -> DiscordPointer:
+        """``point_discord_at(self)``."""
+        return point_discord_at(self)
+
+    # -- HTTP plumbing -------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            self._check_auth(request)
+            response = await handler(request)
+        except ApiError as error:
+            response = json_response(error.body(), status=error.status)
+        except web.HTTPException:
+            raise
+        except Exception as error:
+            # An emulator bug. 503 makes discord.py raise DiscordServerError at once (500 would
+            # be retried with back-off); the traceback is kept for the test to report.
+            _log.exception("emulator error on %s %s", request.method, request.path)
+            self.server_errors.append(f"{request.method} {request.path}: {error!r}")
+            response = json_response({"message": f"emulator error: {error!r}", "code": 0}, 503)
+        self.requests.append(RequestRecord(request.method, request.path, response.status))
+        return response
+
+    def _check_auth(self, request: web.Request) -> None:
+        path = request.path
+        if not path.startswith("/api/"):
+            return
+        # Interaction callbacks and webhooks authenticate by the token in the URL.
+        if "/interactions/" in path or "/webhooks/" in path:
+            return
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
+
+    async def _unknown_route(self, request: web.Request) -> web.Response:
+        self.unhandled_requests.append(RequestRecord(request.method, request.path, 404))
+        return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    # -- building the world --------------------------------------------------------------
+
+    @property
+    def bot(self) -> SimUser:
+        return self.world.bot
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    def create_guild(
+        self, name: str = "Test Server", *, channels: Sequence[str] = ("general",)
+    ) -> SimGuild:
+        """A guild with the bot in it and text channels ``channels``."""
+        return self.world.create_guild(name, channels=channels)
+
+    @property
+    def guilds(self) -> list[SimGuild]:
+        return list(self.world.guilds.values())
+
+    def commands(self, guild: SimGuild | None = None) -> list[RegisteredCommand]:
+        """Commands the bot registered globally, or for ``guild``."""
+        return list(self.world.command_table(guild.id if guild else None).values())
+
+    def message(self, message_id: int) -> SimMessage:
+        return self.world.find_message(message_id)
+
+    # -- waiting on the bot --------------------------------------------------------------
+
+    async def wait_for_bot(self, timeout: float = 10.0, *, commands: Sequence[str] = ()) -> None:
+        """Until a client has identified (READY and GUILD_CREATEs sent) and, if given, the
+        named top-level commands are registered for every guild (guild or global)."""
+
+        def ready() -> bool:
+            if self.gateway.interaction_session() is None:
+                return False
+            return all(
+                self.world.find_command(guild, name) is not None
+                for name in commands
+                for guild in (self.guilds or [None])
+            )
+
+        await self.bus.notifier.wait_until(
+            ready,
+            timeout,
+            lambda: (
+                f"bot not ready after {timeout}s (sessions: {len(self.gateway.sessions)}, "
+                f"commands wanted: {list(commands)})"
+            ),
+        )
+
+    async def wait_for_message(
+        self,
+        check: Callable[[SimMessage], bool],
+        timeout: float = 5.0,
+        what: str = "a matching message",
+    ) -> SimMessage:
+        """The first stored message (any channel) for which ``check`` is true."""
+
+        def find() -> SimMessage | None:
+            for message in self.world.messages.values():
+                if not message.deleted and check(message):
+                    return message
+            return None
+
+        return await self.bus.notifier.wait_until(
+            find, timeout, lambda: f"timed out waiting for {what}"
+        )
+
+    async def request_reconnect(self, timeout: float = 5.0) -> None:
+        """Send op 7 RECONNECT and wait until the client has RESUMEd."""
+        before = self.gateway.resume_count
+        self.gateway.request_reconnect()
+        await self.bus.notifier.wait_until(
+            lambda: self.gateway.resume_count > before and self.gateway.interaction_session(),
+            timeout,
+            lambda: "the client did not resume after RECONNECT",
+        )
+
+    # -- the 3-second rule ---------------------------------------------------------------
+
+    @property
+    def interaction_log(self) -> list[InteractionHandle]:
+        return list(self.interactions.handles)
+
+    @property
+    def late_interactions(self) -> list[InteractionRecord]:
+        """Interactions the bot failed to acknowledge within the deadline."""
+        return self.interactions.expired
+
+    async def assert_all_acknowledged(self) -> None:
+        """Wait out pending deadlines, then fail if any interaction was not acknowledged
+        in time (autocomplete included)."""
+        loop = asyncio.get_running_loop()
+        for record in self.interactions.records.values():
+            if record.callback_type is None and not record.expired:
+                remaining = record.dispatched_at + self.interactions.deadline - loop.time()
+                if remaining > 0:
+                    await self.bus.notifier.wait_until(
+                        lambda r=record: r.callback_type is not None or r.expired,
+                        remaining + 0.5,
+                        lambda: "deadline bookkeeping stalled",
+                    )
+        late = self.late_interactions
+        if late:
+            summaries = ", ".join(f"{r.summary} by @{r.user.name}" for r in late)
+            raise EmulatorTimeout(
+                f"not acknowledged within {self.interactions.deadline:g}s: {summaries}"
+            )
+
+    # -- watching the chat ---------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[ChatEvent], object]) -> Callable[[], None]:
+        """Call ``callback(event)`` for every chat event; returns an unsubscribe function."""
+        return self.bus.subscribe(callback)
+
+    def chat_events(self) -> ChatStream:
+        """``async for event in emulator.chat_events(): ...`` (ends at ``stop()``)."""
+        return ChatStream(self.bus)
+
+    def print_chat(self, **kwargs: object) -> ChatPrinter:
+        """Subscribe a ``ChatPrinter(**kwargs)`` and return it."""
+        printer = ChatPrinter(**kwargs)  # type: ignore[arg-type]
+        self.subscribe(printer)
+        return printer
+
+    @property
+    def chat_log(self) -> list[ChatEvent]:
+        return list(self.bus.log)

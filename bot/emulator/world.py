@@ -1,0 +1,745 @@
+"""The emulated Discord's state and every change to it.
+
+Each change does what Discord would do next: dispatch the gateway events the bot is entitled
+to (MESSAGE_CREATE, THREAD_CREATE, ...), emit a chat event for printing, and wake waiters.
+REST handlers and the simulation both mutate the world only through these methods.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from . import permissions as perms
+from . import validation
+from .errors import (
+    CANNOT_DM,
+    THREAD_ALREADY_CREATED,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    ApiError,
+    invalid_form,
+    unknown,
+)
+from .events import ChatEvent
+from .ids import SnowflakeGenerator, now
+from .media import content_type_for, png_size
+from .models import (
+    DM,
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    FLAG_SUPPRESS_EMBEDS,
+    GUILD_TEXT,
+    JSON,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    RegisteredCommand,
+    SimAttachment,
+    SimChannel,
+    SimGuild,
+    SimMember,
+    SimMessage,
+    SimRole,
+    SimUser,
+)
+from .payloads import channel_payload, member_payload, message_payload, role_payload
+
+if TYPE_CHECKING:
+    from .interactions import InteractionRecord
+    from .server import Emulator
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGE_REACTIONS = 1 << 10
+INTENT_DM_REACTIONS = 1 << 13
+
+# Flags a bot may set when sending; the rest are Discord's to set.
+SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
+MENTION = re.compile(r"<@!?(\d+)>")
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@dataclass
+class Upload:
+    """A file part of a multipart request (``files[n]``)."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass
+class MessageBody:
+    """A message create/edit request: the JSON payload plus uploaded files by index."""
+
+    payload: JSON = field(default_factory=dict)
+    uploads: dict[int, Upload] = field(default_factory=dict)
+
+
+class World:
+    def __init__(self, emu: Emulator, *, bot_name: str) -> None:
+        self._emu = emu
+        self.ids = SnowflakeGenerator()
+        # Modern applications' bot user shares the application's id.
+        self.application_id = self.ids.next()
+        self.bot = SimUser(id=self.application_id, name=bot_name, bot=True)
+        self.users: dict[int, SimUser] = {self.bot.id: self.bot}
+        self.guilds: dict[int, SimGuild] = {}
+        self.channels: dict[int, SimChannel] = {}
+        self.messages: dict[int, SimMessage] = {}
+        self.dm_channels: dict[int, SimChannel] = {}
+        # Every stored file by id, for the CDN route.
+        self.attachments: dict[int, SimAttachment] = {}
+        self.global_commands: dict[tuple[str, int], RegisteredCommand] = {}
+        self.guild_commands: dict[int, dict[tuple[str, int], RegisteredCommand]] = {}
+
+    # -- people and places -------------------------------------------------------------
+
+    def new_user(
+        self, name: str, *, global_name: str | None = None, dms_open: bool = True
+    ) -> SimUser:
+        user = SimUser(id=self.ids.next(), name=name, global_name=global_name, dms_open=dms_open)
+        self.users[user.id] = user
+        return user
+
+    def create_guild(self, name: str, *, channels: Sequence[str] = ("general",)) -> SimGuild:
+        guild_id = self.ids.next()
+        owner = self.new_user(f"{name.lower().replace(' ', '-')}-owner")
+        guild = SimGuild(id=guild_id, name=name, owner_id=owner.id, _emu=self._emu)
+        # @everyone shares the guild's id.
+        guild.roles[guild_id] = SimRole(guild_id, "@everyone", perms.EVERYONE_DEFAULT)
+        bot_role = SimRole(self.ids.next(), self.bot.name, perms.BOT_DEFAULT, 1, managed=True)
+        guild.roles[bot_role.id] = bot_role
+        guild.members[self.bot.id] = SimMember(
+            user=self.bot, guild=guild, _emu=self._emu, role_ids=[bot_role.id]
+        )
+        self.guilds[guild_id] = guild
+        for channel_name in channels:
+            self._add_text_channel(guild, channel_name, None)
+        self._emu.gateway.dispatch_guild_create(guild)
+        self._emu.bus.changed()
+        return guild
+
+    def _add_text_channel(self, guild: SimGuild, name: str, topic: str | None) -> SimChannel:
+        channel = SimChannel(
+            id=self.ids.next(),
+            type=GUILD_TEXT,
+            name=name,
+            guild=guild,
+            position=len(guild.text_channels),
+            topic=topic,
+        )
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        return channel
+
+    def create_text_channel(
+        self, guild: SimGuild, name: str, *, topic: str | None = None
+    ) -> SimChannel:
+        channel = self._add_text_channel(guild, name, topic)
+        self._emu.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), INTENT_GUILDS)
+        self._emu.bus.changed()
+        return channel
+
+    def add_member(
+        self,
+        guild: SimGuild,
+        name: str,
+        *,
+        global_name: str | None = None,
+        manage_guild: bool = False,
+        dms_open: bool = True,
+        user: SimUser | None = None,
+    ) -> SimMember:
+        if user is None:
+            user = self.new_user(name, global_name=global_name, dms_open=dms_open)
+        member = SimMember(user=user, guild=guild, _emu=self._emu)
+        guild.members[user.id] = member
+        payload = member_payload(member) | {"guild_id": str(guild.id)}
+        self._emu.gateway.dispatch("GUILD_MEMBER_ADD", payload, INTENT_GUILD_MEMBERS)
+        if manage_guild:
+            self.set_manage_guild(member, True)
+        self._emu.bus.changed()
+        return member
+
+    def set_manage_guild(self, member: SimMember, value: bool) -> None:
+        """Give or take the "Moderator" role (MANAGE_GUILD), creating it on first use."""
+        guild = member.guild
+        role = next((r for r in guild.roles.values() if r.name == "Moderator"), None)
+        if role is None:
+            role = SimRole(self.ids.next(), "Moderator", perms.MANAGE_GUILD, 2)
+            guild.roles[role.id] = role
+            body = {"guild_id": str(guild.id), "role": role_payload(role)}
+            self._emu.gateway.dispatch("GUILD_ROLE_CREATE", body, INTENT_GUILDS)
+        if value and role.id not in member.role_ids:
+            member.role_ids.append(role.id)
+        elif not value and role.id in member.role_ids:
+            member.role_ids.remove(role.id)
+        else:
+            return
+        payload = member_payload(member) | {"guild_id": str(guild.id)}
+        self._emu.gateway.dispatch("GUILD_MEMBER_UPDATE", payload, INTENT_GUILD_MEMBERS)
+
+    def dm_channel(self, user: SimUser) -> SimChannel:
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = SimChannel(id=self.ids.next(), type=DM, name="", recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    # -- lookups (raising Discord's errors) ------------------------------------------
+
+    def channel(self, channel_id: int) -> SimChannel:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise unknown("Channel", UNKNOWN_CHANNEL)
+        return channel
+
+    def message(self, channel: SimChannel, message_id: int) -> SimMessage:
+        message = self.messages.get(message_id)
+        # Ephemeral messages cannot be reached through channel routes.
+        if message is None or message.channel is not channel or message.deleted:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        return message
+
+    def find_message(self, message_id: int) -> SimMessage:
+        message = self.messages.get(message_id)
+        if message is None:
+            raise LookupError(f"no message {message_id}")
+        return message
+
+    # -- messages ----------------------------------------------------------------------
+
+    def post(
+        self,
+        channel: SimChannel,
+        author: SimUser,
+        body: MessageBody,
+        *,
+        interaction: InteractionRecord | None = None,
+        visible_to: SimUser | None = None,
+        message_type: int = 0,
+        extra_flags: int = 0,
+        allow_empty: bool = False,
+    ) -> SimMessage:
+        """Create a message (validating it as Discord would) and announce it."""
+        payload = body.payload
+        content = payload.get("content") or ""
+        embeds = list(payload.get("embeds") or [])
+        components = list(payload.get("components") or [])
+        flags = (int(payload.get("flags") or 0) & SETTABLE_FLAGS) | extra_flags
+        if visible_to is not None:
+            flags |= FLAG_EPHEMERAL
+        validation.validate_content(content)
+        validation.validate_embeds(embeds)
+        validation.validate_components(components, flags)
+        message_id = self.ids.next()
+        attachments = self._attachments(
+            channel, message_id, payload.get("attachments"), body.uploads, [], visible_to
+        )
+        validation.validate_files([a.size for a in attachments])
+        if not allow_empty:
+            validation.validate_not_empty(content, embeds, components, len(attachments))
+        if channel.type == DM and author.id == self.bot.id:
+            self._check_dm_allowed(channel)
+        message = SimMessage(
+            id=message_id,
+            channel=channel,
+            author=author,
+            content=content,
+            embeds=embeds,
+            components=components,
+            attachments=attachments,
+            flags=flags,
+            type=message_type,
+            interaction=interaction,
+            visible_to=visible_to,
+            mentions=self._mentions(content),
+            message_reference=self._reference(channel, payload.get("message_reference")),
+            tts=bool(payload.get("tts")),
+            nonce=payload.get("nonce"),
+        )
+        if interaction is not None:
+            message.webhook_id = self.application_id
+            message.application_id = self.application_id
+        self._store(message)
+        return message
+
+    def user_message(self, channel: SimChannel, author: SimUser, content: str) -> SimMessage:
+        """A member typing in a channel."""
+        validation.validate_content(content)
+        validation.validate_not_empty(content, [], [], 0)
+        message = SimMessage(
+            id=self.ids.next(),
+            channel=channel,
+            author=author,
+            content=content,
+            mentions=self._mentions(content),
+        )
+        self._store(message)
+        return message
+
+    def _store(self, message: SimMessage) -> None:
+        channel = message.channel
+        channel.messages.append(message)
+        self.messages[message.id] = message
+        if channel.is_thread:
+            channel.total_message_sent += 1
+            if channel.archived and not channel.locked:
+                # Sending to an archived (unlocked) thread unarchives it, as on Discord.
+                self.update_channel(channel, {"archived": False})
+        if message.visible_to is None:
+            self._emu.gateway.dispatch_message("MESSAGE_CREATE", message)
+        self._emu.bus.emit(ChatEvent("message", channel, message.author, message))
+
+    def _check_dm_allowed(self, channel: SimChannel) -> None:
+        recipient = channel.recipient
+        assert recipient is not None
+        if not recipient.dms_open or recipient.bot:
+            self._emu.bus.emit(
+                ChatEvent(
+                    "failure",
+                    channel,
+                    self.bot,
+                    text=f"DM to @{recipient.name} refused: "
+                    "50007 Cannot send messages to this user",
+                )
+            )
+            raise ApiError(403, CANNOT_DM, "Cannot send messages to this user")
+
+    def edit(
+        self, message: SimMessage, body: MessageBody, *, finish_loading: bool = False
+    ) -> SimMessage:
+        """Apply a PATCH: keys present replace, keys absent stay."""
+        payload = body.payload
+        content = message.content
+        if "content" in payload:
+            content = payload["content"] or ""
+        embeds = message.embeds
+        if "embeds" in payload:
+            embeds = list(payload["embeds"] or [])
+        components = message.components
+        if "components" in payload:
+            components = list(payload["components"] or [])
+        flags = message.flags
+        if payload.get("flags") is not None:
+            settable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+            flags = (flags & ~settable) | (int(payload["flags"]) & settable)
+        if finish_loading:
+            flags &= ~FLAG_LOADING
+        validation.validate_content(content)
+        validation.validate_embeds(embeds)
+        validation.validate_components(components, flags)
+        attachments = message.attachments
+        if "attachments" in payload or body.uploads:
+            attachments = self._attachments(
+                message.channel,
+                message.id,
+                payload.get("attachments"),
+                body.uploads,
+                message.attachments,
+                message.visible_to,
+            )
+        validation.validate_files([a.size for a in attachments])
+        validation.validate_not_empty(content, embeds, components, len(attachments))
+        was_loading = message.loading
+        message.revisions.append(message.content)
+        message.content = content
+        message.embeds = embeds
+        message.components = components
+        message.attachments = attachments
+        message.flags = flags
+        message.mentions = self._mentions(content)
+        # Filling a "thinking…" reply is not an edit in Discord's eyes (no "(edited)").
+        if not was_loading:
+            message.edited_at = now()
+        if message.visible_to is None:
+            self._emu.gateway.dispatch_message("MESSAGE_UPDATE", message)
+        self._emu.bus.emit(ChatEvent("edit", message.channel, message.author, message))
+        return message
+
+    def delete(self, message: SimMessage) -> None:
+        if message.deleted:
+            raise unknown("Message", UNKNOWN_MESSAGE)
+        message.deleted = True
+        channel = message.channel
+        if message in channel.messages:
+            channel.messages.remove(message)
+        if message.visible_to is None:
+            body: JSON = {"id": str(message.id), "channel_id": str(channel.id)}
+            if channel.guild is not None:
+                body["guild_id"] = str(channel.guild.id)
+            self._emu.gateway.dispatch_channel_event("MESSAGE_DELETE", body, channel)
+        self._emu.bus.emit(ChatEvent("delete", channel, message.author, message))
+
+    def add_reaction(self, message: SimMessage, user: SimUser, emoji: str, add: bool) -> None:
+        users = message.reactions.setdefault(emoji, set())
+        (users.add if add else users.discard)(user.id)
+        event = "MESSAGE_REACTION_ADD" if add else "MESSAGE_REACTION_REMOVE"
+        body: JSON = {
+            "user_id": str(user.id),
+            "channel_id": str(message.channel.id),
+            "message_id": str(message.id),
+            "emoji": {"id": None, "name": emoji},
+            "burst": False,
+            "type": 0,
+        }
+        if message.channel.guild is not None:
+            body["guild_id"] = str(message.channel.guild.id)
+        intent = INTENT_DM_REACTIONS if message.channel.is_dm else INTENT_GUILD_MESSAGE_REACTIONS
+        self._emu.gateway.dispatch(event, body, intent)
+        self._emu.bus.changed()
+
+    def _mentions(self, content: str) -> list[SimUser]:
+        found: list[SimUser] = []
+        for match in MENTION.finditer(content):
+            user = self.users.get(int(match.group(1)))
+            if user is not None and user not in found:
+                found.append(user)
+        return found
+
+    def _reference(self, channel: SimChannel, reference: Any) -> JSON | None:
+        if not isinstance(reference, dict) or "message_id" not in reference:
+            return None
+        target = self.messages.get(int(reference["message_id"]))
+        if target is None or target.deleted:
+            if reference.get("fail_if_not_exists", True):
+                raise invalid_form(
+                    "message_reference", "Unknown message", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE"
+                )
+            return None
+        body: JSON = {
+            "type": reference.get("type", 0),
+            "message_id": str(target.id),
+            "channel_id": str(target.channel.id),
+        }
+        if target.channel.guild is not None:
+            body["guild_id"] = str(target.channel.guild.id)
+        return body
+
+    def _attachments(
+        self,
+        channel: SimChannel,
+        message_id: int,
+        spec: Any,
+        uploads: dict[int, Upload],
+        existing: list[SimAttachment],
+        visible_to: SimUser | None,
+    ) -> list[SimAttachment]:
+        """Resolve the ``attachments`` array: entries naming an existing attachment id keep it,
+        entries whose id is an upload index attach that file; files not listed are added."""
+
+        def new(upload: Upload, filename: str, description: str | None) -> SimAttachment:
+            return self.make_attachment(
+                channel, filename, upload.data, description, ephemeral=visible_to is not None
+            )
+
+        if spec is None:
+            return list(existing) + [new(u, u.filename, None) for _, u in sorted(uploads.items())]
+        by_id = {str(a.id): a for a in existing}
+        used: set[int] = set()
+        result: list[SimAttachment] = []
+        for i, item in enumerate(spec):
+            key = str(item.get("id"))
+            if key in by_id:
+                result.append(by_id[key])
+                continue
+            index = int(key) if key.isdigit() else -1
+            upload = uploads.get(index)
+            if upload is None or index in used:
+                raise invalid_form(f"attachments.{i}", "Unknown attachment or missing file")
+            used.add(index)
+            result.append(
+                new(upload, item.get("filename") or upload.filename, item.get("description"))
+            )
+        result.extend(new(u, u.filename, None) for i, u in sorted(uploads.items()) if i not in used)
+        return result
+
+    def make_attachment(
+        self,
+        channel: SimChannel,
+        filename: str,
+        data: bytes,
+        description: str | None = None,
+        *,
+        ephemeral: bool = False,
+    ) -> SimAttachment:
+        """Store a file and give it a URL on the emulator's CDN route."""
+        # Discord replaces spaces in file names with underscores.
+        clean = filename.replace(" ", "_") or "file"
+        attachment_id = self.ids.next()
+        size = png_size(data)
+        attachment = SimAttachment(
+            id=attachment_id,
+            filename=clean,
+            data=data,
+            content_type=content_type_for(clean, data),
+            url=f"{self._emu.base_url}/attachments/{channel.id}/{attachment_id}/{quote(clean)}",
+            description=description,
+            width=size[0] if size else None,
+            height=size[1] if size else None,
+            ephemeral=ephemeral,
+        )
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    # -- threads and channel changes -----------------------------------------------------
+
+    def create_thread(
+        self,
+        parent: SimChannel,
+        *,
+        name: str,
+        owner: SimUser,
+        thread_type: int = PUBLIC_THREAD,
+        starter: SimMessage | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> SimChannel:
+        if parent.type != GUILD_TEXT or parent.guild is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if thread_type not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise invalid_form("type", "Value must be one of {11, 12}.")
+        if not 1 <= len(name) <= 100:
+            raise invalid_form(
+                "name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH"
+            )
+        if auto_archive_duration not in (60, 1440, 4320, 10080):
+            raise invalid_form(
+                "auto_archive_duration", "Value must be one of {60, 1440, 4320, 10080}."
+            )
+        if starter is not None:
+            if starter.thread is not None:
+                raise ApiError(
+                    400,
+                    THREAD_ALREADY_CREATED,
+                    "A thread has already been created for this message",
+                )
+            # A thread started from a message takes the message's id.
+            thread_id = starter.id
+            thread_type = PUBLIC_THREAD
+        else:
+            thread_id = self.ids.next()
+        thread = SimChannel(
+            id=thread_id,
+            type=thread_type,
+            name=name,
+            guild=parent.guild,
+            parent=parent,
+            owner_id=owner.id,
+            thread_member_ids={owner.id},
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+        )
+        parent.guild.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        if starter is not None:
+            starter.thread = thread
+        body = channel_payload(thread, member_id=self.bot.id) | {"newly_created": True}
+        self._emu.gateway.dispatch("THREAD_CREATE", body, INTENT_GUILDS)
+        self._emu.bus.emit(ChatEvent("thread", thread, owner, starter, text=name))
+        return thread
+
+    def set_thread_member(self, thread: SimChannel, user: SimUser, present: bool) -> None:
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if present:
+            thread.thread_member_ids.add(user.id)
+        else:
+            thread.thread_member_ids.discard(user.id)
+        self._emu.bus.changed()
+
+    def update_channel(self, channel: SimChannel, changes: JSON) -> SimChannel:
+        if channel.type == DM:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if changes.get("name"):
+            channel.name = str(changes["name"])
+        if "topic" in changes and not channel.is_thread:
+            channel.topic = changes["topic"]
+        for key in ("archived", "locked", "invitable"):
+            if key in changes and changes[key] is not None and channel.is_thread:
+                setattr(channel, key, bool(changes[key]))
+        if changes.get("auto_archive_duration") and channel.is_thread:
+            channel.auto_archive_duration = int(changes["auto_archive_duration"])
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        self._emu.gateway.dispatch(event, channel_payload(channel), INTENT_GUILDS)
+        self._emu.bus.changed()
+        return channel
+
+    def delete_channel(self, channel: SimChannel) -> None:
+        if channel.guild is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        channel.guild.channels.pop(channel.id, None)
+        self.channels.pop(channel.id, None)
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        self._emu.gateway.dispatch(event, channel_payload(channel), INTENT_GUILDS)
+        self._emu.bus.changed()
+
+    # -- application commands ------------------------------------------------------------
+
+    def command_table(self, guild_id: int | None) -> dict[tuple[str, int], RegisteredCommand]:
+        if guild_id is None:
+            return self.global_commands
+        if guild_id not in self.guilds:
+            raise unknown("Guild", 10004)
+        return self.guild_commands.setdefault(guild_id, {})
+
+    def put_commands(self, guild_id: int | None, payloads: list[JSON]) -> list[RegisteredCommand]:
+        """Bulk overwrite: same name and type keep their id (as on Discord)."""
+        table = self.command_table(guild_id)
+        normalized = [normalize_command(p, f"{i}") for i, p in enumerate(payloads)]
+        keys = [(p["name"], int(p.get("type", 1))) for p in normalized]
+        if len(set(keys)) != len(keys):
+            raise invalid_form(
+                "name",
+                "Application command names must be unique",
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+            )
+        new_table: dict[tuple[str, int], RegisteredCommand] = {}
+        for key, payload in zip(keys, normalized, strict=True):
+            old = table.get(key)
+            new_table[key] = RegisteredCommand(
+                id=old.id if old else self.ids.next(),
+                application_id=self.application_id,
+                guild_id=guild_id,
+                payload=payload,
+                version=self.ids.next(),
+            )
+        table.clear()
+        table.update(new_table)
+        self._emu.bus.changed()
+        return list(table.values())
+
+    def upsert_command(self, guild_id: int | None, payload: JSON) -> RegisteredCommand:
+        table = self.command_table(guild_id)
+        payload = normalize_command(payload, "")
+        key = (payload["name"], int(payload.get("type", 1)))
+        old = table.get(key)
+        command = RegisteredCommand(
+            id=old.id if old else self.ids.next(),
+            application_id=self.application_id,
+            guild_id=guild_id,
+            payload=payload,
+            version=self.ids.next(),
+        )
+        table[key] = command
+        self._emu.bus.changed()
+        return command
+
+    def command_by_id(self, guild_id: int | None, command_id: int) -> RegisteredCommand:
+        for command in self.command_table(guild_id).values():
+            if command.id == command_id:
+                return command
+        raise unknown("application command", 10063)
+
+    def delete_command(self, guild_id: int | None, command_id: int) -> None:
+        command = self.command_by_id(guild_id, command_id)
+        del self.command_table(guild_id)[(command.name, command.type)]
+        self._emu.bus.changed()
+
+    def find_command(self, guild: SimGuild | None, name: str) -> RegisteredCommand | None:
+        """What a user typing ``/name`` there would pick: a guild command, else a global one."""
+        if guild is not None:
+            found = self.guild_commands.get(guild.id, {}).get((name, 1))
+            if found is not None:
+                return found
+        return self.global_commands.get((name, 1))
+
+
+KNOWN_COMMAND_KEYS = (
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "options",
+    "default_member_permissions",
+    "dm_permission",
+    "contexts",
+    "integration_types",
+    "nsfw",
+    "type",
+)
+
+
+def normalize_command(payload: JSON, where: str) -> JSON:
+    """Validate a command as Discord does (names, descriptions, option order) and keep the
+    fields Discord stores."""
+    body = {k: payload[k] for k in KNOWN_COMMAND_KEYS if k in payload}
+    kind = int(body.get("type", 1))
+    body["type"] = kind
+    name = str(body.get("name", ""))
+    prefix = f"{where}." if where else ""
+    if kind == 1:
+        if not COMMAND_NAME.match(name) or name != name.lower():
+            raise invalid_form(
+                f"{prefix}name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
+            )
+        description = str(body.get("description", ""))
+        if not 1 <= len(description) <= 100:
+            raise invalid_form(
+                f"{prefix}description",
+                "Must be between 1 and 100 in length.",
+                "BASE_TYPE_BAD_LENGTH",
+            )
+        _check_options(body.get("options") or [], f"{prefix}options")
+    else:
+        if not 1 <= len(name) <= 32:
+            raise invalid_form(
+                f"{prefix}name", "Must be between 1 and 32 in length.", "BASE_TYPE_BAD_LENGTH"
+            )
+        body.setdefault("description", "")
+    body.setdefault("options", [])
+    return body
+
+
+def _check_options(options: list[JSON], where: str) -> None:
+    if len(options) > 25:
+        raise invalid_form(where, "Must be 25 or fewer in length.")
+    names: set[str] = set()
+    optional_seen = False
+    for i, option in enumerate(options):
+        name = str(option.get("name", ""))
+        if not COMMAND_NAME.match(name) or name != name.lower():
+            raise invalid_form(
+                f"{where}.{i}.name", "Option name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
+            )
+        if name in names:
+            raise invalid_form(
+                f"{where}.{i}.name",
+                "Option names must be unique",
+                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+            )
+        names.add(name)
+        if not 1 <= len(str(option.get("description", ""))) <= 100:
+            raise invalid_form(
+                f"{where}.{i}.description",
+                "Must be between 1 and 100 in length.",
+                "BASE_TYPE_BAD_LENGTH",
+            )
+        if option.get("type") in (1, 2):
+            _check_options(option.get("options") or [], f"{where}.{i}.options")
+            continue
+        if option.get("required"):
+            if optional_seen:
+                raise invalid_form(
+                    f"{where}.{i}.required",
+                    "Required options must be placed before non-required options",
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                )
+        else:
+            optional_seen = True
+        if len(option.get("choices") or []) > 25:
+            raise invalid_form(f"{where}.{i}.choices", "Must be 25 or fewer in length.")
+        if option.get("choices") and option.get("autocomplete"):
+            raise invalid_form(
+                f"{where}.{i}.autocomplete", "Autocomplete cannot be set with choices"
+            )
+
+
+def message_json(message: SimMessage) -> JSON:
+    """The payload REST returns for ``message`` (the bot always sees full content)."""
+    return message_payload(message)
