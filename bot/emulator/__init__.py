@@ -47,7 +47,7 @@ from __future__ import annotations
 from .chat import ChatPrinter
 from .errors import ApiError, EmulatorTimeout, SimulationError
 from .events import ChatEvent, ChatStream
-from .interactions import InteractionHandle, InteractionRecord
+from .handles import InteractionHandle
 from .media import png_bytes
 from .models import (
     RegisteredCommand,
@@ -60,6 +60,7 @@ from .models import (
     SimUser,
 )
 from .patch import DiscordPointer, point_discord_at
+from .records import InteractionRecord
 from .server import Emulator
 
 __all__ = [

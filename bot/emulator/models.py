@@ -17,7 +17,8 @@ from . import permissions as perms
 from .ids import now
 
 if TYPE_CHECKING:
-    from .interactions import InteractionHandle, InteractionRecord
+    from .handles import InteractionHandle
+    from .records import InteractionRecord
     from .server import Emulator
 
 JSON = dict[str, Any]

@@ -117,7 +117,7 @@ def _command_scope(request: web.Request) -> int | None:
 
 async def list_commands(request: web.Request) -> web.Response:
     scope = _command_scope(request)
-    table = emulator_of(request).world.command_table(scope)
+    table = emulator_of(request).world.commands.command_table(scope)
     return json_response([c.to_payload() for c in table.values()])
 
 
@@ -126,36 +126,38 @@ async def put_commands(request: web.Request) -> web.Response:
     payload = await read_json(request)
     if not isinstance(payload, list):
         raise invalid_form("body", "Expected a list of commands")
-    commands = emulator_of(request).world.put_commands(scope, payload)
+    commands = emulator_of(request).world.commands.put_commands(scope, payload)
     return json_response([c.to_payload() for c in commands])
 
 
 async def create_command(request: web.Request) -> web.Response:
     scope = _command_scope(request)
-    command = emulator_of(request).world.upsert_command(scope, await read_json(request))
+    command = emulator_of(request).world.commands.upsert_command(scope, await read_json(request))
     return json_response(command.to_payload(), status=201)
 
 
 async def get_command(request: web.Request) -> web.Response:
     scope = _command_scope(request)
     world = emulator_of(request).world
-    return json_response(world.command_by_id(scope, snowflake(request, "command_id")).to_payload())
+    return json_response(
+        world.commands.command_by_id(scope, snowflake(request, "command_id")).to_payload()
+    )
 
 
 async def edit_command(request: web.Request) -> web.Response:
     scope = _command_scope(request)
     world = emulator_of(request).world
-    command = world.command_by_id(scope, snowflake(request, "command_id"))
+    command = world.commands.command_by_id(scope, snowflake(request, "command_id"))
     changes = await read_json(request)
-    edited = world.upsert_command(scope, command.payload | changes)
+    edited = world.commands.upsert_command(scope, command.payload | changes)
     if edited.name != command.name:
-        world.delete_command(scope, command.id)
+        world.commands.delete_command(scope, command.id)
     return json_response(edited.to_payload())
 
 
 async def delete_command(request: web.Request) -> web.Response:
     scope = _command_scope(request)
-    emulator_of(request).world.delete_command(scope, snowflake(request, "command_id"))
+    emulator_of(request).world.commands.delete_command(scope, snowflake(request, "command_id"))
     return no_content()
 
 

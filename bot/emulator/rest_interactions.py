@@ -14,7 +14,7 @@ from .world import message_json
 
 
 async def callback(request: web.Request) -> web.Response:
-    manager = emulator_of(request).interactions
+    manager = emulator_of(request).responder
     body = await read_body(request)
     result = manager.callback(
         snowflake(request, "interaction_id"), request.match_info["token"], body
@@ -25,7 +25,7 @@ async def callback(request: web.Request) -> web.Response:
 
 
 async def execute(request: web.Request) -> web.Response:
-    manager = emulator_of(request).interactions
+    manager = emulator_of(request).responder
     body = await read_body(request)
     message = manager.followup(
         snowflake(request, "application_id"), request.match_info["token"], body
@@ -35,7 +35,7 @@ async def execute(request: web.Request) -> web.Response:
 
 
 async def get_message(request: web.Request) -> web.Response:
-    manager = emulator_of(request).interactions
+    manager = emulator_of(request).responder
     message = manager.get_message(
         snowflake(request, "application_id"),
         request.match_info["token"],
@@ -45,7 +45,7 @@ async def get_message(request: web.Request) -> web.Response:
 
 
 async def edit_message(request: web.Request) -> web.Response:
-    manager = emulator_of(request).interactions
+    manager = emulator_of(request).responder
     body = await read_body(request)
     message = manager.edit_message(
         snowflake(request, "application_id"),
@@ -57,7 +57,7 @@ async def edit_message(request: web.Request) -> web.Response:
 
 
 async def delete_message(request: web.Request) -> web.Response:
-    manager = emulator_of(request).interactions
+    manager = emulator_of(request).responder
     manager.delete_message(
         snowflake(request, "application_id"),
         request.match_info["token"],

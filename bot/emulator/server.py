@@ -15,10 +15,13 @@ from .chat import ChatPrinter
 from .errors import ApiError, EmulatorTimeout
 from .events import Bus, ChatEvent, ChatStream
 from .gateway import GatewayHub
+from .handles import InteractionHandle
 from .http_util import EMULATOR, RequestRecord, json_response
-from .interactions import InteractionHandle, InteractionManager, InteractionRecord
+from .interactions import InteractionManager
 from .models import RegisteredCommand, SimGuild, SimMessage, SimUser
 from .patch import DiscordPointer, point_discord_at
+from .records import InteractionRecord
+from .responses import InteractionResponder
 from .world import World
 
 API = "/api/v{api_version}"
@@ -50,6 +53,7 @@ class Emulator:
         self.gateway = GatewayHub(self, heartbeat_interval)
         self.world = World(self, bot_name=bot_name)
         self.interactions = InteractionManager(self, interaction_deadline)
+        self.responder = InteractionResponder(self)
         self.requests: list[RequestRecord] = []
         # Requests to routes the emulator does not implement (a test can assert none).
         self.unhandled_requests: list[RequestRecord] = []
@@ -174,7 +178,7 @@ class Emulator:
 
     def commands(self, guild: SimGuild | None = None) -> list[RegisteredCommand]:
         """Commands the bot registered globally, or for ``guild``."""
-        return list(self.world.command_table(guild.id if guild else None).values())
+        return list(self.world.commands.command_table(guild.id if guild else None).values())
 
     def message(self, message_id: int) -> SimMessage:
         return self.world.find_message(message_id)
@@ -189,7 +193,7 @@ class Emulator:
             if self.gateway.interaction_session() is None:
                 return False
             return all(
-                self.world.find_command(guild, name) is not None
+                self.world.commands.find_command(guild, name) is not None
                 for name in commands
                 for guild in (self.guilds or [None])
             )

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from . import permissions as perms
 from . import validation
+from .commands import CommandRegistry
 from .errors import (
     CANNOT_DM,
     THREAD_ALREADY_CREATED,
@@ -37,7 +38,6 @@ from .models import (
     JSON,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
-    RegisteredCommand,
     SimAttachment,
     SimChannel,
     SimGuild,
@@ -49,7 +49,7 @@ from .models import (
 from .payloads import channel_payload, member_payload, message_payload, role_payload
 
 if TYPE_CHECKING:
-    from .interactions import InteractionRecord
+    from .records import InteractionRecord
     from .server import Emulator
 
 INTENT_GUILDS = 1 << 0
@@ -60,7 +60,6 @@ INTENT_DM_REACTIONS = 1 << 13
 # Flags a bot may set when sending; the rest are Discord's to set.
 SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
 MENTION = re.compile(r"<@!?(\d+)>")
-COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
 @dataclass
@@ -93,8 +92,9 @@ class World:
         self.dm_channels: dict[int, SimChannel] = {}
         # Every stored file by id, for the CDN route.
         self.attachments: dict[int, SimAttachment] = {}
-        self.global_commands: dict[tuple[str, int], RegisteredCommand] = {}
-        self.guild_commands: dict[int, dict[tuple[str, int], RegisteredCommand]] = {}
+        self.commands = CommandRegistry(
+            self.ids, self.application_id, lambda: self.guilds, self._emu.bus.changed
+        )
 
     # -- people and places -------------------------------------------------------------
 
@@ -578,166 +578,6 @@ class World:
         event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
         self._emu.gateway.dispatch(event, channel_payload(channel), INTENT_GUILDS)
         self._emu.bus.changed()
-
-    # -- application commands ------------------------------------------------------------
-
-    def command_table(self, guild_id: int | None) -> dict[tuple[str, int], RegisteredCommand]:
-        if guild_id is None:
-            return self.global_commands
-        if guild_id not in self.guilds:
-            raise unknown("Guild", 10004)
-        return self.guild_commands.setdefault(guild_id, {})
-
-    def put_commands(self, guild_id: int | None, payloads: list[JSON]) -> list[RegisteredCommand]:
-        """Bulk overwrite: same name and type keep their id (as on Discord)."""
-        table = self.command_table(guild_id)
-        normalized = [normalize_command(p, f"{i}") for i, p in enumerate(payloads)]
-        keys = [(p["name"], int(p.get("type", 1))) for p in normalized]
-        if len(set(keys)) != len(keys):
-            raise invalid_form(
-                "name",
-                "Application command names must be unique",
-                "APPLICATION_COMMANDS_DUPLICATE_NAME",
-            )
-        new_table: dict[tuple[str, int], RegisteredCommand] = {}
-        for key, payload in zip(keys, normalized, strict=True):
-            old = table.get(key)
-            new_table[key] = RegisteredCommand(
-                id=old.id if old else self.ids.next(),
-                application_id=self.application_id,
-                guild_id=guild_id,
-                payload=payload,
-                version=self.ids.next(),
-            )
-        table.clear()
-        table.update(new_table)
-        self._emu.bus.changed()
-        return list(table.values())
-
-    def upsert_command(self, guild_id: int | None, payload: JSON) -> RegisteredCommand:
-        table = self.command_table(guild_id)
-        payload = normalize_command(payload, "")
-        key = (payload["name"], int(payload.get("type", 1)))
-        old = table.get(key)
-        command = RegisteredCommand(
-            id=old.id if old else self.ids.next(),
-            application_id=self.application_id,
-            guild_id=guild_id,
-            payload=payload,
-            version=self.ids.next(),
-        )
-        table[key] = command
-        self._emu.bus.changed()
-        return command
-
-    def command_by_id(self, guild_id: int | None, command_id: int) -> RegisteredCommand:
-        for command in self.command_table(guild_id).values():
-            if command.id == command_id:
-                return command
-        raise unknown("application command", 10063)
-
-    def delete_command(self, guild_id: int | None, command_id: int) -> None:
-        command = self.command_by_id(guild_id, command_id)
-        del self.command_table(guild_id)[(command.name, command.type)]
-        self._emu.bus.changed()
-
-    def find_command(self, guild: SimGuild | None, name: str) -> RegisteredCommand | None:
-        """What a user typing ``/name`` there would pick: a guild command, else a global one."""
-        if guild is not None:
-            found = self.guild_commands.get(guild.id, {}).get((name, 1))
-            if found is not None:
-                return found
-        return self.global_commands.get((name, 1))
-
-
-KNOWN_COMMAND_KEYS = (
-    "name",
-    "name_localizations",
-    "description",
-    "description_localizations",
-    "options",
-    "default_member_permissions",
-    "dm_permission",
-    "contexts",
-    "integration_types",
-    "nsfw",
-    "type",
-)
-
-
-def normalize_command(payload: JSON, where: str) -> JSON:
-    """Validate a command as Discord does (names, descriptions, option order) and keep the
-    fields Discord stores."""
-    body = {k: payload[k] for k in KNOWN_COMMAND_KEYS if k in payload}
-    kind = int(body.get("type", 1))
-    body["type"] = kind
-    name = str(body.get("name", ""))
-    prefix = f"{where}." if where else ""
-    if kind == 1:
-        if not COMMAND_NAME.match(name) or name != name.lower():
-            raise invalid_form(
-                f"{prefix}name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
-            )
-        description = str(body.get("description", ""))
-        if not 1 <= len(description) <= 100:
-            raise invalid_form(
-                f"{prefix}description",
-                "Must be between 1 and 100 in length.",
-                "BASE_TYPE_BAD_LENGTH",
-            )
-        _check_options(body.get("options") or [], f"{prefix}options")
-    else:
-        if not 1 <= len(name) <= 32:
-            raise invalid_form(
-                f"{prefix}name", "Must be between 1 and 32 in length.", "BASE_TYPE_BAD_LENGTH"
-            )
-        body.setdefault("description", "")
-    body.setdefault("options", [])
-    return body
-
-
-def _check_options(options: list[JSON], where: str) -> None:
-    if len(options) > 25:
-        raise invalid_form(where, "Must be 25 or fewer in length.")
-    names: set[str] = set()
-    optional_seen = False
-    for i, option in enumerate(options):
-        name = str(option.get("name", ""))
-        if not COMMAND_NAME.match(name) or name != name.lower():
-            raise invalid_form(
-                f"{where}.{i}.name", "Option name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
-            )
-        if name in names:
-            raise invalid_form(
-                f"{where}.{i}.name",
-                "Option names must be unique",
-                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
-            )
-        names.add(name)
-        if not 1 <= len(str(option.get("description", ""))) <= 100:
-            raise invalid_form(
-                f"{where}.{i}.description",
-                "Must be between 1 and 100 in length.",
-                "BASE_TYPE_BAD_LENGTH",
-            )
-        if option.get("type") in (1, 2):
-            _check_options(option.get("options") or [], f"{where}.{i}.options")
-            continue
-        if option.get("required"):
-            if optional_seen:
-                raise invalid_form(
-                    f"{where}.{i}.required",
-                    "Required options must be placed before non-required options",
-                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                )
-        else:
-            optional_seen = True
-        if len(option.get("choices") or []) > 25:
-            raise invalid_form(f"{where}.{i}.choices", "Must be 25 or fewer in length.")
-        if option.get("choices") and option.get("autocomplete"):
-            raise invalid_form(
-                f"{where}.{i}.autocomplete", "Autocomplete cannot be set with choices"
-            )
 
 
 def message_json(message: SimMessage) -> JSON:
