@@ -134,6 +134,8 @@ class GatewayHub:
         self.connections: set[GatewayConnection] = set()
         self.identify_count = 0
         self.resume_count = 0
+        # Events re-sent on RESUME because the client had not processed them.
+        self.replayed = 0
         self.heartbeats = 0
 
     # -- who gets what ---------------------------------------------------------------
@@ -309,6 +311,7 @@ class GatewayHub:
         for frame in session.buffer:
             if frame["s"] > seq:
                 connection.send(frame)
+                self.replayed += 1
         session.resumes += 1
         self.resume_count += 1
         session.dispatch("RESUMED", {"_trace": ["emulator"]})

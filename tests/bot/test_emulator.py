@@ -88,6 +88,21 @@ class ColourMenu(discord.ui.View):
         )
 
 
+class RenameModal(discord.ui.Modal, title="Rename your table"):
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="New name", custom_id="name", max_length=20
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        # A callback with a file (multipart), then a followup edited through the webhook.
+        await interaction.response.send_message(
+            f"Renamed to {self.name.value}",
+            file=discord.File(io.BytesIO(PNG), filename="table.png"),
+        )
+        draft = await interaction.followup.send("draft", wait=True)
+        await draft.edit(content=f"Table {self.name.value} is open")
+
+
 def schotten_group() -> app_commands.Group:
     group = app_commands.Group(name="schotten", description="Schotten Totten")
 
@@ -139,7 +154,13 @@ def schotten_group() -> app_commands.Group:
 
     @group.command(description="Choose a colour")
     async def menu(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("Choose", view=ColourMenu())
+        embed = discord.Embed(title="Colours", description="Pick one")
+        embed.add_field(name="Red", value="warm")
+        await interaction.response.send_message("Choose", embed=embed, view=ColourMenu())
+
+    @group.command(description="Rename the table")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
 
     @group.command(description="Open a table")
     async def table(interaction: discord.Interaction, opponent: discord.Member) -> None:
@@ -162,6 +183,8 @@ def schotten_group() -> app_commands.Group:
         assert isinstance(channel, discord.TextChannel)
         message = await channel.send("count: 0")
         await message.edit(content="count: 1")
+        scratch = await channel.send("scratch")
+        await scratch.delete()
         await interaction.edit_original_response(content="Counted")
 
     @group.command(description="Answer too late")
@@ -196,10 +219,12 @@ async def admin(interaction: discord.Interaction) -> None:
 
 
 class GameBot(discord.Client):
-    def __init__(self, guild_id: int) -> None:
+    def __init__(self, guild_id: int, *, members: bool = False) -> None:
+        intents = discord.Intents.default()
+        intents.members = members
         # A short guild_ready_timeout: on_ready fires 0.1 s after the last GUILD_CREATE
         # instead of 2 s (discord.py leaves that timer task pending if closed before it).
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+        super().__init__(intents=intents, guild_ready_timeout=0.1)
         self.tree = app_commands.CommandTree(self)
         self.home = discord.Object(guild_id)
         self.tree.add_command(schotten_group(), guild=self.home)
@@ -230,8 +255,10 @@ async def emulator(**kwargs: Any) -> AsyncIterator[Emulator]:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emu: Emulator, guild: SimGuild) -> AsyncIterator[GameBot]:
-    client = GameBot(guild.id)
+async def running_bot(
+    emu: Emulator, guild: SimGuild, *, members: bool = False
+) -> AsyncIterator[GameBot]:
+    client = GameBot(guild.id, members=members)
     task = asyncio.create_task(client.start(emu.token), name="test-bot")
     try:
         try:
@@ -296,7 +323,23 @@ async def test_login_ready_and_command_sync(server: Server, bot: GameBot) -> Non
     guild = bot.get_guild(server.guild.id)
     assert guild is not None
     assert [c.name for c in guild.text_channels] == ["general", "games"]
+    # Without the members intent Discord sends only the bot's own member.
+    assert [m.id for m in guild.members] == [emu.bot.id]
+    assert guild.member_count == 4
     assert emu.gateway.identify_count == 1
+
+
+async def test_members_intent_fills_the_cache_and_answers_queries() -> None:
+    async with emulator() as emu:
+        server = populate(emu)
+        async with running_bot(emu, server.guild, members=True) as client:
+            guild = client.get_guild(server.guild.id)
+            assert guild is not None and guild.chunked
+            assert {m.name for m in guild.members} == {"Schotten Bot", "alice", "bob", "carol"}
+            found = await guild.query_members("al")  # gateway op 8 -> GUILD_MEMBERS_CHUNK
+            assert [m.id for m in found] == [server.alice.id]
+            newcomer = server.guild.add_member("erin")  # GUILD_MEMBER_ADD
+            await asyncio.wait_for(_until(lambda: guild.get_member(newcomer.id)), 5)
 
 
 async def test_wrong_token_is_a_login_failure(server: Server) -> None:
@@ -389,10 +432,33 @@ async def test_select_menu(server: Server, bot: GameBot) -> None:
     assert [s["custom_id"] for s in menu.selects()] == ["colour"]
     with pytest.raises(SimulationError, match="no options"):
         await server.bob.select(menu, "colour", ["green"])
+    assert menu.embed_text() == "Colours\nPick one\nRed: warm"
     chosen = await server.bob.select(menu, "colour", ["blue"])
     answer = await chosen.reply()
     assert answer.content == "You picked blue"
     assert answer.visible_to is server.bob.user
+
+
+async def test_modal_submit(server: Server, bot: GameBot) -> None:
+    handle = await server.alice.slash("schotten rename")
+    modal = await handle.modal()
+    assert modal["title"] == "Rename your table" and handle.ack_type == 9
+    with pytest.raises(SimulationError, match="no inputs"):
+        await server.alice.submit_modal(handle, {"nope": "x"})
+    with pytest.raises(SimulationError, match="only the member"):
+        await server.bob.submit_modal(handle, {"name": "Zed"})
+    with pytest.raises(SimulationError, match=r"[01]-20 characters"):
+        await server.alice.submit_modal(handle, {"name": "Z" * 21})
+    submitted = await server.alice.submit_modal(handle, {"name": "Zed"})
+    reply = await submitted.reply()
+    assert reply.content == "Renamed to Zed" and reply.attachment_bytes() == [PNG]
+
+    def edited_followup(h: Any) -> Any:
+        return h.followups if h.followups and h.followups[0].content != "draft" else None
+
+    [followup] = await submitted.wait_until(edited_followup, what="the edited followup")
+    assert followup.content == "Table Zed is open" and followup.revisions == ["draft"]
+    assert followup.interaction is submitted.record
 
 
 async def test_threads_from_a_message_and_private(server: Server, bot: GameBot) -> None:
@@ -421,6 +487,9 @@ async def test_message_edits(server: Server, bot: GameBot) -> None:
     assert counter.revisions == ["count: 0"] and counter.edited
     assert counter.interaction is None and not counter.ephemeral
     assert handle.original is not None and handle.original.revisions == ["Counting"]
+    [scratch] = [m for m in server.emu.world.messages.values() if m.content == "scratch"]
+    assert scratch.deleted and scratch not in server.general.history()
+    assert [e.message for e in server.emu.chat_log if e.kind == "delete"] == [scratch]
 
 
 async def test_default_member_permissions_hide_commands(server: Server, bot: GameBot) -> None:
@@ -462,12 +531,21 @@ async def test_persistent_button_works_for_a_new_client(server: Server) -> None:
     assert emu.gateway.identify_count == 2
 
 
-async def test_reconnect_resumes_the_session(server: Server, bot: GameBot) -> None:
+async def test_reconnect_resumes_and_replays_missed_events(server: Server, bot: GameBot) -> None:
     emu = server.emu
+    assert bot.user is not None
     session = emu.gateway.interaction_session()
-    await emu.request_reconnect()
+    reconnect = asyncio.create_task(emu.request_reconnect())
+    await asyncio.sleep(0)  # op 7 RECONNECT is queued; the next event follows it
+    await server.alice.say(server.general, f"{bot.user.mention} said during the reconnect")
+    await reconnect
     assert emu.gateway.resume_count == 1 and emu.gateway.identify_count == 1
     assert emu.gateway.interaction_session() is session
+    # The client dropped the socket at op 7; RESUME replayed the message exactly once.
+    await asyncio.wait_for(_until(lambda: bot.heard), 5)
+    await asyncio.sleep(0.05)
+    assert bot.heard == [f"{bot.user.mention} said during the reconnect"]
+    assert emu.gateway.replayed == 1
     reply = await (await server.alice.slash("schotten pick", card="red-1")).reply()
     assert reply.content == "You picked red-1"
 
