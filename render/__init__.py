@@ -23,7 +23,9 @@ AnyView = St1View | St2View
 
 def _check(view: object) -> AnyView:
     if not isinstance(view, St1View | St2View):
-        raise TypeError(f"render needs an engine view (match.view(seat)), not {type(view).__name__}")
+        raise TypeError(
+            f"render needs an engine view (match.view(seat)), not {type(view).__name__}"
+        )
     return view
 
 

@@ -21,7 +21,7 @@ from engine.cards import AnyCard, Card, TacticCard
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
 from render.theme import Theme
-from render.words import category, hint
+from render.words import category, hint, short_title
 
 BOARD = "board"
 HAND = "hand"
@@ -110,11 +110,9 @@ def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Im
         look = theme.card_color(wild.color)
         _card_body(d, w, h, s, theme, look.fill, theme.tactic_gold)
         strip = round(h * 0.36) * s
-        d.rounded_rectangle(
-            (0, 0, w * s - 1, strip), theme.radius * s, fill=theme.tactic_fill
-        )
+        d.rounded_rectangle((0, 0, w * s - 1, strip), theme.radius * s, fill=theme.tactic_fill)
         d.rectangle((0, strip - theme.radius * s, w * s - 1, strip), fill=theme.tactic_fill)
-        label = f"{card.kind.title} = {wild}"
+        label = f"{short_title(card.kind)} = {wild}"
         f = text.bold(theme, (theme.small_size - 2) * s)
         d.text((w * s / 2, strip / 2), label, font=f, fill=theme.tactic_text, anchor="mm")
         d.rounded_rectangle(
@@ -124,7 +122,7 @@ def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Im
     else:
         _tactic_body(d, w, h, s, theme)
         f = text.bold(theme, theme.label_size * s)
-        title = text.fit(card.kind.title, f, (w - 16) * s)
+        title = text.fit(short_title(card.kind), f, (w - 16) * s)
         d.text((w * s / 2, h * s * 0.36), title, font=f, fill=theme.tactic_text, anchor="mm")
         f2 = text.regular(theme, (theme.small_size - 2) * s)
         words = text.fit(hint(card.kind, game, short=True), f2, (w - 14) * s)
@@ -168,11 +166,15 @@ def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
         d.text((W - 12 * s, 12 * s), card.color.letter, font=fl, fill=look.ink, anchor="ra")
         sym = 64 * s
         cx, cy = W / 2, H * 0.63
-        draw_symbol(d, look.symbol, (cx - sym / 2, cy - sym / 2, cx + sym / 2, cy + sym / 2), look.ink)
+        draw_symbol(
+            d, look.symbol, (cx - sym / 2, cy - sym / 2, cx + sym / 2, cy + sym / 2), look.ink
+        )
         return shrink(img, w, h)
     _tactic_body(d, w, h, s, theme)
     fc = text.regular(theme, (theme.small_size - 2) * s)
-    d.text((W / 2, 16 * s), category(card.kind).upper(), font=fc, fill=theme.tactic_gold, anchor="mt")
+    d.text(
+        (W / 2, 16 * s), category(card.kind).upper(), font=fc, fill=theme.tactic_gold, anchor="mt"
+    )
     # The largest size at which the name fits on two lines ("Blind-Man's Bluff").
     for size in (19, 17, 15, 13):
         ft = text.bold(theme, size * s)

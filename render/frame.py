@@ -15,8 +15,8 @@ from render.shapes import panel, paste
 from render.theme import Theme
 from render.words import LastMove
 
-HEADER_H = 56
-BANNER_H = 54
+HEADER_H = 60
+BANNER_H = 60
 
 
 def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -41,7 +41,9 @@ def header(
     w = img.width
     m = theme.margin
     if result is not None:
-        paste(img, panel(w - 2 * m, HEADER_H - 8, 10, theme.result, scale=theme.supersample), (m, 8))
+        paste(
+            img, panel(w - 2 * m, HEADER_H - 8, 10, theme.result, scale=theme.supersample), (m, 8)
+        )
         f = text.bold(theme, theme.title_size)
         line = text.fit(result, f, w - 4 * m)
         d.text((w / 2, 8 + (HEADER_H - 8) / 2), line, font=f, fill=theme.text_dark, anchor="mm")
@@ -50,7 +52,13 @@ def header(
     d.text((m, HEADER_H / 2 + 4), title, font=f, fill=theme.text, anchor="lm")
     fi = text.regular(theme, theme.label_size)
     room = w - 3 * m - round(f.getlength(title))
-    d.text((w - m, HEADER_H / 2 + 4), text.fit(info, fi, room), font=fi, fill=theme.text_muted, anchor="rm")
+    d.text(
+        (w - m, HEADER_H / 2 + 4),
+        text.fit(info, fi, room),
+        font=fi,
+        fill=theme.text_muted,
+        anchor="rm",
+    )
     return HEADER_H
 
 
@@ -101,7 +109,13 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     name = text.name(b.name, theme, theme.name_size, max(80, room - facts_w - 24))
     d.text((x, cy), name, font=fn, fill=theme.text, anchor="lm")
     x += round(fn.getlength(name)) + 24
-    d.text((x, cy), text.fit(facts, ff, max(0, m + w - 20 - badge_w - chips_w - x)), font=ff, fill=theme.text_muted, anchor="lm")
+    d.text(
+        (x, cy),
+        text.fit(facts, ff, max(0, m + w - 20 - badge_w - chips_w - x)),
+        font=ff,
+        fill=theme.text_muted,
+        anchor="lm",
+    )
     cx = m + w - 20 - badge_w - chips_w
     for c in b.cards:
         sprite = card_sprite(c, CHIP, theme)
@@ -109,12 +123,18 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
         cx += sprite.width + 6
 
 
-def ring(img: Image.Image, box: tuple[float, float, float, float], color: str, width: int, theme: Theme) -> None:
+def ring(
+    img: Image.Image, box: tuple[float, float, float, float], color: str, width: int, theme: Theme
+) -> None:
     """A rounded outline around `box`, `width` pixels thick, leaving a small gap."""
     x0, y0, x1, y1 = box
     pad = width + 2
     w, h = round(x1 - x0) + 2 * pad, round(y1 - y0) + 2 * pad
-    paste(img, panel(w, h, theme.radius + pad, None, color, width, theme.supersample), (x0 - pad, y0 - pad))
+    paste(
+        img,
+        panel(w, h, theme.radius + pad, None, color, width, theme.supersample),
+        (x0 - pad, y0 - pad),
+    )
 
 
 def tag(
@@ -140,7 +160,9 @@ def tag(
     d.text((x, y), label, font=f, fill=theme.text_dark, anchor="mm")
 
 
-def chip_rows(cards: Sequence[AnyCard], width: int, theme: Theme, *, groups: bool = False) -> list[list[AnyCard]]:
+def chip_rows(
+    cards: Sequence[AnyCard], width: int, theme: Theme, *, groups: bool = False
+) -> list[list[AnyCard]]:
     """Cards laid out in rows of chips at most `width` wide; with `groups`, a new colour
     starts after a wider gap (the Schotten Totten 2 discard pile, sorted by colour)."""
     rows: list[list[AnyCard]] = [[]]
@@ -214,4 +236,10 @@ def last_move_line(
     who = text.name(names[move[0]], theme, theme.label_size, 260)
     d.text((x, y), who, font=fb, fill=theme.text, anchor="lm")
     x += round(fb.getlength(who + " "))
-    d.text((x, y), text.fit(lm.text, fr, max(0, round(right - x))), font=fr, fill=theme.text, anchor="lm")
+    d.text(
+        (x, y),
+        text.fit(lm.text, fr, max(0, round(right - x))),
+        font=fr,
+        fill=theme.text,
+        anchor="lm",
+    )

@@ -138,7 +138,9 @@ def _st1_wild_claims() -> Iterator[Picture]:
 
 def _st1_match() -> Iterator[Picture]:
     match = new_match(MatchSpec("classic", rounds=3, first=0), seed=5)
-    _play_until(match, lambda m: m.view(None).match.round == 2 and len(m.log) >= 12)
+    _play_until(match, lambda m: m.view(None).match.round == 2)
+    start = len(match.log)
+    _play_until(match, lambda m: len(m.log) >= start + 16)
     yield Picture("st1-match-round-2-board", "board", match.view(None), ("Chidi", "Ye-jin"))
 
 
@@ -218,7 +220,9 @@ def _st2_end() -> Iterator[Picture]:
 
 def _st2_revenge() -> Iterator[Picture]:
     match = new_match(MatchSpec("siege", revenge=True, first=0), seed=8)
-    _play_until(match, lambda m: m.view(None).revenge.game == 2 and len(m.log) >= 20)
+    _play_until(match, lambda m: m.view(None).revenge.game == 2)
+    start = len(match.log)
+    _play_until(match, lambda m: len(m.log) >= start + 14)
     yield Picture("st2-revenge-game-2-board", "board", match.view(None), ("Ngozi", "Mateus"))
 
 

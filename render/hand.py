@@ -4,9 +4,12 @@ not depend on colour), and a line that says whose turn it is and what to do."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image
 
 from engine.api import VARIANTS
+from engine.cards import AnyCard
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from render import text
@@ -17,6 +20,7 @@ from render.theme import Theme
 from render.words import plural
 
 LIFT = 14  # playable cards stand this much higher than the others
+GAP = 12
 HEAD_H = 100
 MIN_W = 760
 
@@ -35,17 +39,17 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
     card = theme.hand_card
     m = theme.margin
-    gap = 12
     cards = view.hand
     n = max(len(cards), 1)
-    width = max(MIN_W, 2 * m + n * card.w + (n - 1) * gap)
+    width = max(MIN_W, 2 * m + n * card.w + (n - 1) * GAP)
     foot_h = 40
     height = HEAD_H + LIFT + card.h + LIFT + foot_h + m
     img, d = canvas(width, height, theme)
 
-    deciding = view.outcome is None and view.to_decide == view.viewer and bool(view.legal_moves)
-    marks = deciding and view.phase in _CARD_PHASES
-    playable = view.playable() if marks else frozenset()
+    places = card_places(view, theme)
+    deciding = _deciding(view)
+    marks = any(p.dim for p in places) or any(p.raised for p in places)
+    playable = frozenset(p.card for p in places if p.raised)
 
     who = text.name(name or f"Player {view.viewer + 1}", theme, theme.title_size, width // 2)
     fb = text.bold(theme, theme.title_size)
@@ -54,7 +58,13 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     game = VARIANTS.get(view.variant, "")
     if isinstance(view, St2View):
         game += "   ·   " + ("Attacker" if view.attacker == view.viewer else "Defender")
-    d.text((width - m, 30), text.fit(game, fr, width // 2 - m), font=fr, fill=theme.text_muted, anchor="rm")
+    d.text(
+        (width - m, 30),
+        text.fit(game, fr, width // 2 - m),
+        font=fr,
+        fill=theme.text_muted,
+        anchor="rm",
+    )
     status, waiting = _status(view, deciding, playable)
     fs = text.bold(theme, theme.label_size)
     sw = round(fs.getlength(status)) + 24
@@ -63,16 +73,15 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     paste(img, panel(min(sw, width - 2 * m), 30, 8, fill, scale=theme.supersample), (m, 50))
     d.text((m + 12, 65), text.fit(status, fs, width - 2 * m - 24), font=fs, fill=ink, anchor="lm")
 
-    x = (width - (len(cards) * card.w + (len(cards) - 1) * gap)) // 2
+    x0 = (width - (len(cards) * card.w + (len(cards) - 1) * GAP)) // 2
     top = HEAD_H + LIFT
-    for c in cards:
-        can = c in playable
-        sprite = card_sprite(c, HAND, theme, game=view.game, dim=marks and not can)
-        y = top - LIFT if marks and can else top + (LIFT if marks else 0)
-        paste(img, sprite, (x, y))
-        x += card.w + gap
+    for p in places:
+        sprite = card_sprite(p.card, HAND, theme, game=view.game, dim=p.dim)
+        paste(img, sprite, (x0 + p.x, top + p.dy))
     if not cards:
-        d.text((width / 2, top + card.h / 2), "no cards", font=fr, fill=theme.text_muted, anchor="mm")
+        d.text(
+            (width / 2, top + card.h / 2), "no cards", font=fr, fill=theme.text_muted, anchor="mm"
+        )
 
     foot = [_legend(view, marks, playable)]
     if view.tactic_deck_size is not None:
@@ -80,15 +89,59 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
         theirs = view.tactics_played[1 - view.viewer]
         foot.append(f"Tactic cards played: you {mine}, opponent {theirs}")
     line = "   ·   ".join(f for f in foot if f)
-    d.text((width / 2, height - m - foot_h / 2 + 6), text.fit(line, fr, width - 2 * m), font=fr, fill=theme.text_muted, anchor="mm")
+    d.text(
+        (width / 2, height - m - foot_h / 2 + 6),
+        text.fit(line, fr, width - 2 * m),
+        font=fr,
+        fill=theme.text_muted,
+        anchor="mm",
+    )
     return img
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlace:
+    """Where a card of the hand goes: `x` from the first card, `dy` up (-) or down (+) from
+    the middle line, and whether it is dimmed."""
+
+    card: AnyCard
+    x: int
+    dy: int
+    raised: bool
+    dim: bool
+
+
+def _deciding(view: St1View | St2View) -> bool:
+    return view.outcome is None and view.to_decide == view.viewer and bool(view.legal_moves)
+
+
+def card_places(view: St1View | St2View, theme: Theme) -> list[CardPlace]:
+    """The hand in the view's stable order. When the player must choose a card, the cards a
+    legal move plays (`view.playable()`) stand raised and the others sit lower, dimmed and
+    hatched; otherwise all stand level."""
+    marks = _deciding(view) and view.phase in _CARD_PHASES
+    playable = view.playable() if marks else frozenset()
+    places = []
+    for i, c in enumerate(view.hand or ()):
+        can = c in playable
+        dy = 0 if not marks else -LIFT if can else LIFT
+        places.append(
+            CardPlace(c, i * (theme.hand_card.w + GAP), dy, marks and can, marks and not can)
+        )
+    return places
 
 
 def _status(view: St1View | St2View, deciding: bool, playable: frozenset) -> tuple[str, bool]:
     """The line under the title, and whether it says the player is waiting."""
     if view.outcome is not None:
         w = view.outcome.winner
-        return ("Game over: drawn" if w is None else "Game over: you won" if w == view.viewer else "Game over: you lost"), True
+        return (
+            "Game over: drawn"
+            if w is None
+            else "Game over: you won"
+            if w == view.viewer
+            else "Game over: you lost"
+        ), True
     if not deciding:
         return "Waiting for your opponent", True
     if view.phase in _ASKS:

@@ -109,10 +109,14 @@ def hatch(w: int, h: int, color: str, spacing: int = 10, width: int = 2) -> Imag
 
 
 @lru_cache(maxsize=64)
-def symbol_icon(symbol: Symbol, size: int, fill: str, outline: str | None, scale: int = 3) -> Image.Image:
+def symbol_icon(
+    symbol: Symbol, size: int, fill: str, outline: str | None, scale: int = 3
+) -> Image.Image:
     """A colour symbol alone, `size` pixels square, for labels and legends."""
     big = Image.new("RGBA", (size * scale, size * scale), (0, 0, 0, 0))
-    draw_symbol(ImageDraw.Draw(big), symbol, (0, 0, size * scale - 1, size * scale - 1), fill, outline)
+    draw_symbol(
+        ImageDraw.Draw(big), symbol, (0, 0, size * scale - 1, size * scale - 1), fill, outline
+    )
     return shrink(big, size, size)
 
 

@@ -64,7 +64,14 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
 
     top = 1 if view.viewer == 0 else 0
     bottom = 1 - top
-    y = header(img, d, theme, title=VARIANTS.get(view.variant, "Schotten Totten"), info=_match_info(view, names, theme), result=result)
+    y = header(
+        img,
+        d,
+        theme,
+        title=VARIANTS.get(view.variant, "Schotten Totten"),
+        info=_match_info(view, names, theme),
+        result=result,
+    )
     banner(img, d, theme, y, _banner(view, top, names, theme))
     y += BANNER_H + 10
     row_top = y + side_h
@@ -81,18 +88,19 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
 
 
 def _match_info(view: View, names: tuple[str, str], theme: Theme) -> str:
-    if view.match is None:
+    # Every game is played as a match; a match of one round needs no score line.
+    if view.match is None or view.match.length == "one round":
         return ""
     a, b = view.match.scores
     n0, n1 = (text.name(n, theme, theme.label_size, 220, strong=False) for n in names)
-    return f"Match, {view.match.length}: round {view.match.round}   ·   {n0} {a} – {b} {n1}"
+    return f"Match ({view.match.length}), round {view.match.round}   ·   {n0} {a} – {b} {n1}"
 
 
 def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
     facts = [plural(view.stones_held[seat], "stone"), f"{view.hand_sizes[seat]} in hand"]
     if view.tactic_deck_size is not None:
         facts.append(f"{view.tactics_played[seat]} tactics played")
-    if view.match is not None:
+    if view.match is not None and view.match.length != "one round":
         facts.append(plural(view.match.scores[seat], "point"))
     deciding = view.to_decide if view.to_decide is not None else view.turn
     if view.outcome is not None:
@@ -132,12 +140,18 @@ def _stone(
         wilds = won.wild_values if won is not None else {}
         boxes = []
         for k in range(stone.size if owner is None else len(cards)):
-            y = row_top - (k + 1) * (card.h + theme.gap) if seat == top else row_bottom + theme.gap + k * (card.h + theme.gap)
+            y = (
+                row_top - (k + 1) * (card.h + theme.gap)
+                if seat == top
+                else row_bottom + theme.gap + k * (card.h + theme.gap)
+            )
             if k >= len(cards):
-                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 2, s), (x0, y))
+                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 1, s), (x0, y))
                 continue
             c = cards[k]
-            sprite = card_sprite(c, BOARD, theme, wild=_wild(c, wilds), dim=owner is not None and owner != seat)
+            sprite = card_sprite(
+                c, BOARD, theme, wild=_wild(c, wilds), dim=owner is not None and owner != seat
+            )
             paste(img, sprite, (x0, y))
             boxes.append((x0, y, x0 + card.w, y + card.h))
             if lm is not None and (stone.number, seat, str(c)) in lm.cards:
@@ -149,42 +163,56 @@ def _stone(
             ring(img, (x0, y_lo, x0 + card.w, y_hi), theme.seat[seat], 3, theme)
 
     fill = theme.seat[owner] if owner is not None else theme.stone
-    paste(img, panel(card.w, STONE_H, 14, fill, theme.stone_line if owner is None else theme.text_dark, 2, s), (x0, y0))
+    paste(
+        img,
+        panel(
+            card.w, STONE_H, 14, fill, theme.stone_line if owner is None else theme.text_dark, 2, s
+        ),
+        (x0, y0),
+    )
     ink = theme.text_dark if owner is not None else theme.text
     modes = " + ".join(m.kind.title for m in stone.modes)
     if owner is None:
         fn = text.bold(theme, 34)
         if stone.modes:
             d.text((cx, y0 + 26), str(stone.number), font=fn, fill=ink, anchor="mm")
-            fm = text.bold(theme, theme.small_size - 2)
-            lines = [m.kind.title for m in stone.modes]
-            yy = y0 + 58 if len(lines) == 1 else y0 + 52
-            for line in lines:
-                _mode_label(img, d, theme, cx, yy, line)
+            yy = y0 + 58 if len(stone.modes) == 1 else y0 + 52
+            for mode in stone.modes:
+                _mode_label(img, d, theme, cx, yy, mode.kind.title)
                 yy += 22
-            del fm
         else:
             d.text((cx, y0 + STONE_H / 2), str(stone.number), font=fn, fill=ink, anchor="mm")
     else:
         fn = text.bold(theme, 22)
-        d.text((cx, y0 + 16), str(stone.number), font=fn, fill=ink, anchor="mm")
-        who = text.name(names[owner], theme, 16, card.w - 10)
-        d.text((cx, y0 + 40), who, font=text.bold(theme, 16), fill=ink, anchor="mm")
+        d.text((cx, y0 + 15), str(stone.number), font=fn, fill=ink, anchor="mm")
+        f_who, who = text.shrink_to_fit(names[owner], theme, (17, 15, 13), card.w - 10)
+        d.text((cx, y0 + 39), who, font=f_who, fill=ink, anchor="mm")
         if stone.won_with is not None:
-            fl = text.regular(theme, 13)
-            d.text((cx, y0 + 60), text.fit(formation_label(stone.won_with), fl, card.w - 8), font=fl, fill=ink, anchor="mm")
+            fl = text.regular(theme, 15)
+            label = text.fit(formation_label(stone.won_with, short=True), fl, card.w - 8)
+            d.text((cx, y0 + 61), label, font=fl, fill=ink, anchor="mm")
         if modes:
-            fm = text.bold(theme, 11)
-            d.text((cx, y0 + 80), text.fit(modes, fm, card.w - 10), font=fm, fill=ink, anchor="mm")
-    if lm is not None and stone.number in lm.places and not any(p == stone.number for p, _, _ in lm.cards):
+            fm = text.bold(theme, 12)
+            d.text((cx, y0 + 81), text.fit(modes, fm, card.w - 10), font=fm, fill=ink, anchor="mm")
+    if (
+        lm is not None
+        and stone.number in lm.places
+        and not any(p == stone.number for p, _, _ in lm.cards)
+    ):
         ring(img, box, theme.highlight, 3, theme)
         tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
 
 
-def _mode_label(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, label: str) -> None:
+def _mode_label(
+    img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, label: str
+) -> None:
     f = text.bold(theme, theme.small_size - 2)
     w = min(theme.board_card.w - 8, round(f.getlength(label)) + 12)
-    paste(img, panel(w, 20, 6, theme.tactic_fill, theme.tactic_gold, 1, theme.supersample), (cx - w / 2, cy - 10))
+    paste(
+        img,
+        panel(w, 20, 6, theme.tactic_fill, theme.tactic_gold, 1, theme.supersample),
+        (cx - w / 2, cy - 10),
+    )
     d.text((cx, cy), text.fit(label, f, w - 8), font=f, fill=theme.tactic_text, anchor="mm")
 
 
@@ -219,6 +247,8 @@ def _footer(
     if not discard_rows:
         d.text((x0, y + theme.chip.h / 2), "empty", font=fr, fill=theme.text_muted, anchor="lm")
         return
-    marked = draw_chips(img, theme, discard_rows, (x0, y), highlight=lm.discarded if lm else frozenset())
+    marked = draw_chips(
+        img, theme, discard_rows, (x0, y), highlight=lm.discarded if lm else frozenset()
+    )
     for b in marked[-1:]:
         ring(img, b, theme.highlight, 2, theme)

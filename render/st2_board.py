@@ -60,7 +60,14 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
     img, d = canvas(width, height, theme)
 
     a, dfd = view.attacker, view.defender
-    y = header(img, d, theme, title=VARIANTS.get(view.variant, "Schotten Totten 2"), info=_revenge_info(view, names, theme), result=result)
+    y = header(
+        img,
+        d,
+        theme,
+        title=VARIANTS.get(view.variant, "Schotten Totten 2"),
+        info=_revenge_info(view, names, theme),
+        result=result,
+    )
     banner(img, d, theme, y, _banner(view, dfd, names, theme))
     y += BANNER_H + 10
     row_top = y + side_h
@@ -82,7 +89,9 @@ def _revenge_info(view: View, names: tuple[str, str], theme: Theme) -> str:
     info = f"Revenge match, game {view.revenge.game} of 2"
     w = view.revenge.first_winner
     if view.revenge.game == 2 and w is not None:
-        info += f"   ·   {text.name(names[w], theme, theme.label_size, 220, strong=False)} won game 1"
+        info += (
+            f"   ·   {text.name(names[w], theme, theme.label_size, 220, strong=False)} won game 1"
+        )
     return info
 
 
@@ -132,7 +141,7 @@ def _tile(
         for k in range(max(tile.size, len(cards))):
             y = row_top - (k + 1) * step if seat == top else row_bottom + theme.gap + k * step
             if k >= len(cards):
-                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 2, s), (cx0, y))
+                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 1, s), (cx0, y))
                 continue
             c = cards[k]
             paste(img, card_sprite(c, BOARD, theme, game="st2", wild=wilds.get(c)), (cx0, y))
@@ -141,8 +150,14 @@ def _tile(
                 tag(img, d, theme, (cx0 + card.w - 4, y - 2), "LAST", fill=theme.highlight)
         if formation is not None:
             n = len(cards)
-            yc = row_top - n * step - CAPTION_H / 2 - 1 if seat == top else row_bottom + theme.gap + n * step + CAPTION_H / 2 - 3
-            _caption(d, theme, cx, yc, formation, tile.first_complete == seat and all(tile.formations))
+            yc = (
+                row_top - n * step - CAPTION_H / 2 - 1
+                if seat == top
+                else row_bottom + theme.gap + n * step + CAPTION_H / 2 - 3
+            )
+            _caption(
+                d, theme, cx, yc, formation, tile.first_complete == seat and all(tile.formations)
+            )
 
     fill = theme.damaged if tile.damaged else theme.stone
     line = theme.damaged_line if tile.damaged else theme.stone_line
@@ -162,22 +177,40 @@ def _tile(
     sw = round(fs.getlength(state)) + 12
     state_fill = theme.damaged_line if tile.damaged else theme.surface
     paste(img, panel(sw, 18, 5, state_fill, scale=s), (cx - sw / 2, y0 + 43))
-    d.text((cx, y0 + 52), state, font=fs, fill=theme.text_dark if tile.damaged else theme.text_muted, anchor="mm")
+    d.text(
+        (cx, y0 + 52),
+        state,
+        font=fs,
+        fill=theme.text_dark if tile.damaged else theme.text_muted,
+        anchor="mm",
+    )
     fr = text.bold(theme, 13)
     lines = [plural(tile.size, "card") + " a side", *text.wrap(tile.rules_text, fr, tw - 12, 2)]
     yy = y0 + 71 if len(lines) == 2 else y0 + 66
     for ln in lines:
         d.text((cx, yy), ln, font=fr, fill=theme.text, anchor="mm")
         yy += 16
-    if lm is not None and tile.number in lm.places and not any(p == tile.number for p, _, _ in lm.cards):
+    if (
+        lm is not None
+        and tile.number in lm.places
+        and not any(p == tile.number for p, _, _ in lm.cards)
+    ):
         ring(img, box, theme.highlight, 3, theme)
         tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
 
 
-def _caption(d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, f: Formation, first: bool) -> None:
+def _caption(
+    d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, f: Formation, first: bool
+) -> None:
     label = formation_label(f) + ("  (first)" if first else "")
     fl = text.regular(theme, 13)
-    d.text((cx, cy), text.fit(label, fl, theme.board_card.w + COL_GAP - 6), font=fl, fill=theme.text_muted, anchor="mm")
+    d.text(
+        (cx, cy),
+        text.fit(label, fl, theme.board_card.w + COL_GAP - 6),
+        font=fl,
+        fill=theme.text_muted,
+        anchor="mm",
+    )
 
 
 def _footer(
@@ -205,6 +238,8 @@ def _footer(
     if not rows:
         d.text((x0, y + theme.chip.h / 2), "empty", font=fr, fill=theme.text_muted, anchor="lm")
         return
-    marked = draw_chips(img, theme, rows, (x0, y), groups=True, highlight=lm.discarded if lm else frozenset())
+    marked = draw_chips(
+        img, theme, rows, (x0, y), groups=True, highlight=lm.discarded if lm else frozenset()
+    )
     for b in marked[-1:]:
         ring(img, b, theme.highlight, 2, theme)

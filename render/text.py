@@ -35,7 +35,12 @@ def font(filename: str, size: int) -> ImageFont.FreeTypeFont:
     key = (filename, size)
     f = cache.get(key)
     if f is None:
-        f = cache[key] = ImageFont.truetype(io.BytesIO(_font_bytes(filename)), size)
+        # BASIC layout: always available, whereas Raqm depends on libraries installed beside
+        # Pillow, and the two place glyphs differently; the same view must give the same
+        # picture everywhere.
+        f = cache[key] = ImageFont.truetype(
+            io.BytesIO(_font_bytes(filename)), size, layout_engine=ImageFont.Layout.BASIC
+        )
     return f
 
 
@@ -98,7 +103,7 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, lines: int) -> list[s
     if current:
         out.append(current)
     if len(out) > lines:
-        out = out[: lines - 1] + [fit(" ".join(out[lines - 1 :]), f, width)]
+        out = [*out[: lines - 1], fit(" ".join(out[lines - 1 :]), f, width)]
     return [fit(line, f, width) for line in out]
 
 
@@ -118,3 +123,16 @@ def draw(
 ) -> None:
     """Text at `xy` (Pillow anchors: "la" left-top, "mm" centre, "rm" right-middle...)."""
     d.text(xy, text, font=f, fill=fill, anchor=anchor)
+
+
+def shrink_to_fit(
+    text_: str, theme: Theme, sizes: tuple[int, ...], width: int, *, strong: bool = True
+) -> tuple[ImageFont.FreeTypeFont, str]:
+    """The largest of `sizes` at which `text_` fits in `width`, or the smallest, shortened."""
+    filename = theme.font_bold if strong else theme.font_regular
+    shown = printable(text_, filename) or "?"
+    for size in sizes:
+        f = font(filename, size)
+        if f.getlength(shown) <= width:
+            return f, shown
+    return f, fit(shown, f, width)

@@ -66,7 +66,7 @@ class Theme:
     frame: str = "#46505F"
     surface: str = "#2C333E"  # banners, panels, empty stones
     surface_line: str = "#4A5566"
-    slot: str = "#39414D"  # the outline of an empty place for a card
+    slot: str = "#47505E"  # the outline of an empty place for a card
     stone: str = "#5E6673"  # an unclaimed stone (claimed ones take their owner's colour)
     stone_line: str = "#8891A0"
     text: str = "#F3F5F8"
@@ -91,14 +91,14 @@ class Theme:
     # Fonts, shipped in render/fonts (DejaVu Sans, see its LICENSE there).
     font_regular: str = "DejaVuSans.ttf"
     font_bold: str = "DejaVuSans-Bold.ttf"
-    title_size: int = 26
-    name_size: int = 24
-    label_size: int = 17
-    small_size: int = 14
+    title_size: int = 30
+    name_size: int = 28
+    label_size: int = 20
+    small_size: int = 15
 
     # Cards: on the board (landscape, stacked from the stone outwards), in the hand
     # (portrait), and chips for the discard pile and played actions.
-    board_card: Size = Size(136, 52)
+    board_card: Size = Size(136, 56)
     hand_card: Size = Size(124, 174)
     chip: Size = Size(50, 30)
     radius: int = 8

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.st1 import moves as st1
-from engine.st2 import moves as st2
 from engine.cards import AnyCard, Tactic, TacticCard
 from engine.errors import GameError
 from engine.formations import Formation
 from engine.moves import Done, Draw, Pass, Play, Resign
 from engine.outcome import Outcome, Termination
+from engine.st1 import moves as st1
+from engine.st2 import moves as st2
 
 # What a tactic card does, short enough for a card (game -> kind -> words).
 _HINTS: dict[str, dict[Tactic, str]] = {
@@ -64,6 +64,11 @@ def hint(kind: Tactic, game: str, *, short: bool = False) -> str:
     return _HINTS[game].get(kind, "")
 
 
+def short_title(kind: Tactic) -> str:
+    """A tactic card's name where room is short: "Shield" for the Shield-Bearer."""
+    return "Shield" if kind is Tactic.SHIELD else kind.title
+
+
 def category(kind: Tactic) -> str:
     """The family a tactic card belongs to, as the rulebooks name it."""
     if kind in _ELITE:
@@ -80,23 +85,25 @@ def is_elite(card: AnyCard) -> bool:
 
 
 def card_name(card: AnyCard) -> str:
-    """"R7", or a tactic card's full name ("Mud Fight")."""
+    """ "R7", or a tactic card's full name ("Mud Fight")."""
     return card.kind.title if isinstance(card, TacticCard) else str(card)
 
 
-def formation_label(f: Formation) -> str:
-    """"colour run 18", "three of a kind 21", "lower sum 9"."""
+def formation_label(f: Formation, *, short: bool = False) -> str:
+    """ "colour run 18", "three of a kind 21" ("3 of a kind 21" if `short`), "lower sum 9"."""
     kind = "lower sum" if f.lower_sum_wins else f.type.label(len(f.cards))
+    if short:
+        kind = kind.replace("three of", "3 of").replace("four of", "4 of")
     return f"{kind} {f.total}"
 
 
 def wild_labels(f: Formation) -> list[str]:
-    """"Joker = G7" for each wild card of a judged formation (RULINGS ST1-11, ST2-10)."""
-    return [f"{w.kind.title} = {c}" for w, c in f.wild_values.items()]
+    """ "Joker = G7" for each wild card of a judged formation (RULINGS ST1-11, ST2-10)."""
+    return [f"{short_title(w.kind)} = {c}" for w, c in f.wild_values.items()]
 
 
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
-    """"Alice wins: three adjacent stones", "Drawn game"."""
+    """ "Alice wins: three adjacent stones", "Drawn game"."""
     why = outcome.termination.value
     if outcome.winner is None:
         return f"Drawn game: {why}" if outcome.termination is not Termination.NO_MOVES else why
@@ -225,8 +232,6 @@ def _moved(
         frozenset({target}),
         frozenset({(target, seat, str(card))}),
     )
-
-
 
 
 _PHASE_BADGES = {

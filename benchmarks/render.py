@@ -1,0 +1,28 @@
+"""Picture figures: milliseconds to render the mid-game gallery boards and a hand, and the
+board's size. Sprites and fonts are warmed first (one render), as in a running bot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from benchmarks.timing import figure, median_seconds
+from engine.st1.position import parse_position
+from render import render_board, render_hand
+from render.gallery import NAMES, ST1_TACTICS_MIDGAME, st1_tactics_midgame, st2_siege_midgame
+
+RUNS = 15
+
+
+def _ms(fn: Callable[[], bytes]) -> float:
+    fn()  # warm the sprite caches and this thread's fonts
+    return median_seconds(fn, runs=RUNS) * 1000
+
+
+def run() -> Iterator[str]:
+    board = st1_tactics_midgame().view(None)
+    yield figure("render_board_ms", _ms(lambda: render_board(board, names=NAMES)), "ms")
+    yield figure("render_board_kb", len(render_board(board, names=NAMES)) / 1024, "KB")
+    siege = st2_siege_midgame().view(None)
+    yield figure("render_siege_ms", _ms(lambda: render_board(siege, names=NAMES)), "ms")
+    hand = parse_position(ST1_TACTICS_MIDGAME).view(0)
+    yield figure("render_hand_ms", _ms(lambda: render_hand(hand, name=NAMES[0])), "ms")

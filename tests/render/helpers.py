@@ -1,0 +1,49 @@
+"""Shared by the render tests: the gallery, rendered once, and image comparison."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageChops, ImageStat
+
+from render.gallery import Picture, pictures
+
+# Fonts render slightly differently across FreeType versions: glyph edges shift by a pixel.
+# A real change (a card, a number, a badge) changes whole blocks of pixels.
+BLOCK = 16
+MAX_BLOCK_MEAN = 32.0  # mean difference (0-255) in the worst 16 x 16 block
+MAX_MEAN = 2.0  # mean difference over the whole picture
+
+
+@cache
+def gallery() -> dict[str, Picture]:
+    return {p.name: p for p in pictures()}
+
+
+@cache
+def rendered(name: str) -> bytes:
+    return gallery()[name].render()
+
+
+def image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data))
+
+
+def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
+    """(mean difference, worst block's mean difference) of two same-sized pictures."""
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
+    blocks = diff.reduce(BLOCK)  # each pixel: the mean of one block
+    return ImageStat.Stat(diff).mean[0], float(blocks.getextrema()[1])
+
+
+def similar(a: Image.Image, b: Image.Image) -> tuple[bool, str]:
+    if a.size != b.size:
+        return False, f"sizes differ: {a.size} != {b.size}"
+    mean, worst = difference(a, b)
+    ok = mean <= MAX_MEAN and worst <= MAX_BLOCK_MEAN
+    return (
+        ok,
+        f"mean difference {mean:.2f} (max {MAX_MEAN}),"
+        f" worst block {worst:.1f} (max {MAX_BLOCK_MEAN})",
+    )

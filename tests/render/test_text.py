@@ -1,0 +1,41 @@
+"""Names from Discord: drawable, and never wider than their place."""
+
+from __future__ import annotations
+
+from render import text
+from render.theme import DEFAULT_THEME as T
+
+
+def test_accents_and_other_scripts_are_kept():
+    assert text.printable("Zoë Ødegård", T.font_bold) == "Zoë Ødegård"
+    assert text.printable("Женя", T.font_bold) == "Женя"
+
+
+def test_characters_the_font_lacks_become_question_marks():
+    assert text.printable("Ann\ue000", T.font_bold) == "Ann?"  # private use: no glyph anywhere
+    assert text.printable("A\u200db\x07", T.font_bold) == "Ab"  # joiners and controls go
+
+
+def test_fit_shortens_with_an_ellipsis():
+    f = text.bold(T, 20)
+    long = "Bartholomew the Magnificent of Greater Schottenland"
+    short = text.fit(long, f, 200)
+    assert short.endswith("…") and f.getlength(short) <= 200
+    assert text.fit("Ann", f, 200) == "Ann"
+
+
+def test_wrap_keeps_non_breaking_spaces_together():
+    f = text.regular(T, 14)
+    lines = text.wrap("any colour, 1\u00a0to\u00a09", f, 90, 3)
+    assert any("1\u00a0to\u00a09" in line for line in lines)
+
+
+def test_fonts_are_private_to_each_thread():
+    import threading
+
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(text.bold(T, 20)))
+    t.start()
+    t.join()
+    assert seen[0] is not text.bold(T, 20)
+    assert text.bold(T, 20) is text.bold(T, 20)
