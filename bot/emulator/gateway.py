@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from .models import JSON, SimChannel, SimGuild, SimMessage
-from .payloads import guild_payload, member_payload, user_payload
+from .payloads import guild_payload, member_payload, message_payload, user_payload
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -163,8 +163,6 @@ class GatewayHub:
     def dispatch_message(self, event: str, message: SimMessage) -> None:
         """MESSAGE_CREATE/UPDATE, with content blanked for sessions lacking MESSAGE_CONTENT
         (except the bot's own messages, DMs and messages mentioning the bot)."""
-        from .payloads import message_payload
-
         channel = message.channel
         intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
         bot = self._emu.world.bot

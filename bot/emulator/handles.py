@@ -60,7 +60,7 @@ class InteractionHandle:
     def attachment_latency(self) -> float | None:
         """Seconds from dispatch to the first answer carrying an attachment."""
         for response in self.record.responses:
-            if response.message.attachments:
+            if response.attachment_count:
                 return response.at - self.record.dispatched_at
         return None
 
@@ -138,7 +138,7 @@ class InteractionHandle:
 
         def with_file(handle: InteractionHandle) -> SimMessage | None:
             for response in handle.record.responses:
-                if response.message.attachments:
+                if response.attachment_count:
                     return response.message
             return None
 

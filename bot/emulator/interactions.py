@@ -152,10 +152,8 @@ class InteractionManager:
             raise SimulationError(f"{member.name} cannot see that ephemeral message")
         if message.author.id != self._emu.world.bot.id:
             raise SimulationError("only the bot's messages carry usable components here")
-        channel = message.channel
-        if channel.is_dm:
-            return channel, None, None
-        return self._place(member, channel)
+        # _place also refuses another user's DM channel and channels the member cannot see.
+        return self._place(member, message.channel)
 
     async def click(
         self,

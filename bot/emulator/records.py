@@ -57,6 +57,11 @@ class Response:
     at: float
     kind: ResponseKind
     message: SimMessage
+    # Snapshot: the message may gain or lose files in later edits.
+    attachment_count: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.attachment_count = len(self.message.attachments)
 
 
 @dataclass(eq=False)

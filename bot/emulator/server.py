@@ -6,6 +6,7 @@ import asyncio
 import logging
 import socket
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from types import TracebackType
 
 from aiohttp import web
@@ -276,9 +277,16 @@ class Emulator:
         """``async for event in emulator.chat_events(): ...`` (ends at ``stop()``)."""
         return ChatStream(self.bus)
 
-    def print_chat(self, **kwargs: object) -> ChatPrinter:
-        """Subscribe a ``ChatPrinter(**kwargs)`` and return it."""
-        printer = ChatPrinter(**kwargs)  # type: ignore[arg-type]
+    def print_chat(
+        self,
+        write: Callable[[str], object] = print,
+        *,
+        attachments_dir: Path | str | None = None,
+        width: int = 14,
+    ) -> ChatPrinter:
+        """Print every chat event as a line (and save attachments to ``attachments_dir``);
+        returns the subscribed ``ChatPrinter``."""
+        printer = ChatPrinter(write, attachments_dir=attachments_dir, width=width)
         self.subscribe(printer)
         return printer
 

@@ -70,6 +70,30 @@ class AcceptButton(
         )
 
 
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"play:(?P<card>[a-z]+-[0-9])"
+):
+    """A button sent in a DM: its interactions carry a user, no member and no guild."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__(discord.ui.Button(label=card, custom_id=f"play:{card}"))
+        self.card = card
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> PlayButton:
+        return cls(match["card"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        where = "a DM" if interaction.guild is None else interaction.guild.name
+        await interaction.response.send_message(f"Played {self.card} from {where}")
+
+
 class ColourMenu(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=None)
@@ -143,8 +167,12 @@ def schotten_group() -> app_commands.Group:
     async def hand(interaction: discord.Interaction, target: discord.Member) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
+        view = discord.ui.View(timeout=None)
+        view.add_item(PlayButton("blue-1"))
         try:
-            await target.send("Your hand", file=discord.File(io.BytesIO(PNG), filename="hand.png"))
+            await target.send(
+                "Your hand", file=discord.File(io.BytesIO(PNG), filename="hand.png"), view=view
+            )
         except discord.Forbidden as error:
             client.errors.append(error.code)
             text = f"Cannot DM {target.display_name}"
@@ -219,7 +247,9 @@ async def admin(interaction: discord.Interaction) -> None:
 
 
 class GameBot(discord.Client):
-    def __init__(self, guild_id: int, *, members: bool = False) -> None:
+    def __init__(
+        self, guild_id: int, *, members: bool = False, global_commands: bool = False
+    ) -> None:
         intents = discord.Intents.default()
         intents.members = members
         # A short guild_ready_timeout: on_ready fires 0.1 s after the last GUILD_CREATE
@@ -227,8 +257,10 @@ class GameBot(discord.Client):
         super().__init__(intents=intents, guild_ready_timeout=0.1)
         self.tree = app_commands.CommandTree(self)
         self.home = discord.Object(guild_id)
-        self.tree.add_command(schotten_group(), guild=self.home)
-        self.tree.add_command(admin, guild=self.home)
+        self.global_commands = global_commands
+        scope = None if global_commands else self.home
+        self.tree.add_command(schotten_group(), guild=scope)
+        self.tree.add_command(admin, guild=scope)
         self.accepted: list[tuple[int, int]] = []
         self.opponents: list[discord.Member] = []
         self.errors: list[int] = []
@@ -236,8 +268,11 @@ class GameBot(discord.Client):
         self.heard: list[str] = []
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(AcceptButton)
-        await self.tree.sync(guild=self.home)
+        self.add_dynamic_items(AcceptButton, PlayButton)
+        if self.global_commands:
+            await self.tree.sync()
+        else:
+            await self.tree.sync(guild=self.home)
 
     async def on_message(self, message: discord.Message) -> None:
         if not message.author.bot:
@@ -256,9 +291,9 @@ async def emulator(**kwargs: Any) -> AsyncIterator[Emulator]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    emu: Emulator, guild: SimGuild, *, members: bool = False
+    emu: Emulator, guild: SimGuild, *, members: bool = False, global_commands: bool = False
 ) -> AsyncIterator[GameBot]:
-    client = GameBot(guild.id, members=members)
+    client = GameBot(guild.id, members=members, global_commands=global_commands)
     task = asyncio.create_task(client.start(emu.token), name="test-bot")
     try:
         try:
@@ -419,6 +454,12 @@ async def test_dm_and_member_with_closed_dms(server: Server, bot: GameBot) -> No
     assert dm.channel.is_dm and dm.channel.recipient is server.bob.user
     assert dm.attachment_bytes() == [PNG]
 
+    # Pressing a button in the DM: a DM interaction (user, no member, no guild).
+    with pytest.raises(SimulationError, match="another user's DM"):
+        await server.alice.click(dm, "play:blue-1")
+    played = await (await server.bob.click(dm, "play:blue-1")).reply()
+    assert played.content == "Played blue-1 from a DM" and played.channel is dm.channel
+
     refused = await server.alice.slash(("schotten", "hand"), target=server.carol)
     assert (await refused.reply()).content == "Cannot DM carol"
     assert bot.errors == [50007]
@@ -564,6 +605,25 @@ async def test_message_content_needs_the_intent(server: Server, bot: GameBot) ->
 async def _until(check: Any) -> None:
     while not check():
         await asyncio.sleep(0.01)
+
+
+async def test_global_commands_also_work_in_dms() -> None:
+    async with emulator() as emu:
+        server = populate(emu)
+        async with running_bot(emu, server.guild, global_commands=True):
+            assert {c.name for c in emu.commands()} == {"schotten", "admin"}
+            assert emu.commands(server.guild) == []
+            in_guild = await (await server.alice.slash("schotten pick", card="red-1")).reply()
+            assert in_guild.channel is server.general
+            dm = server.alice.dm_channel
+            in_dm = await (
+                await server.alice.slash("schotten pick", where=dm, card="blue-1")
+            ).reply()
+            assert in_dm.channel is dm and in_dm.content == "You picked blue-1"
+            # default_member_permissions still hides /admin from members in the guild.
+            with pytest.raises(SimulationError, match="MANAGE_GUILD"):
+                await server.alice.slash("admin")
+            await emu.assert_all_acknowledged()
 
 
 async def test_three_second_rule_is_enforced() -> None:
