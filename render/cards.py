@@ -147,10 +147,17 @@ def _clan_face(
     sym = h * 0.5
     left = x0 + h * 0.22
     draw_symbol(d, look.symbol, (left, cy - sym / 2, left + sym, cy + sym / 2), look.ink)
-    f = text.bold(theme, big * s)
-    d.text(((x0 + x1) / 2 + h * 0.08, cy), str(card.value), font=f, fill=look.ink, anchor="mm")
     fl = text.bold(theme, round(big * 0.42) * s)
-    d.text((x1 - h * 0.24, cy), card.color.letter, font=fl, fill=look.ink, anchor="mm")
+    letter_x = x1 - h * 0.24
+    d.text((letter_x, cy), card.color.letter, font=fl, fill=look.ink, anchor="mm")
+    # The value is centred between symbol and letter, smaller if two digits would touch them.
+    lo, hi = left + sym + h * 0.08, letter_x - fl.getlength(card.color.letter) / 2 - h * 0.08
+    size = big * s
+    f = text.bold(theme, size)
+    while f.getlength(str(card.value)) > hi - lo and size > s * 10:
+        size = round(size * 0.92)
+        f = text.bold(theme, size)
+    d.text(((lo + hi) / 2, cy), str(card.value), font=f, fill=look.ink, anchor="mm")
 
 
 def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:

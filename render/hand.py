@@ -21,6 +21,7 @@ from render.words import plural
 
 LIFT = 14  # playable cards stand this much higher than the others
 GAP = 12
+FOOT_LINE = 30
 HEAD_H = 100
 MIN_W = 760
 
@@ -42,14 +43,18 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     cards = view.hand
     n = max(len(cards), 1)
     width = max(MIN_W, 2 * m + n * card.w + (n - 1) * GAP)
-    foot_h = 40
-    height = HEAD_H + LIFT + card.h + LIFT + foot_h + m
-    img, d = canvas(width, height, theme)
-
     places = card_places(view, theme)
     deciding = _deciding(view)
     marks = any(p.dim for p in places) or any(p.raised for p in places)
     playable = frozenset(p.card for p in places if p.raised)
+    foot = [_legend(view, marks, playable)]
+    if view.tactic_deck_size is not None:
+        mine = view.tactics_played[view.viewer]
+        theirs = view.tactics_played[1 - view.viewer]
+        foot.append(f"Tactic cards played: you {mine}, your opponent {theirs}")
+    foot = [line for line in foot if line]
+    height = HEAD_H + LIFT + card.h + LIFT + FOOT_LINE * len(foot) + m
+    img, d = canvas(width, height, theme)
 
     who = text.name(name or f"Player {view.viewer + 1}", theme, theme.title_size, width // 2)
     fb = text.bold(theme, theme.title_size)
@@ -83,19 +88,16 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
             (width / 2, top + card.h / 2), "no cards", font=fr, fill=theme.text_muted, anchor="mm"
         )
 
-    foot = [_legend(view, marks, playable)]
-    if view.tactic_deck_size is not None:
-        mine = view.tactics_played[view.viewer]
-        theirs = view.tactics_played[1 - view.viewer]
-        foot.append(f"Tactic cards played: you {mine}, opponent {theirs}")
-    line = "   ·   ".join(f for f in foot if f)
-    d.text(
-        (width / 2, height - m - foot_h / 2 + 6),
-        text.fit(line, fr, width - 2 * m),
-        font=fr,
-        fill=theme.text_muted,
-        anchor="mm",
-    )
+    y = HEAD_H + LIFT + card.h + LIFT + FOOT_LINE // 2 - 4
+    for line in foot:
+        d.text(
+            (width / 2, y),
+            text.fit(line, fr, width - 2 * m),
+            font=fr,
+            fill=theme.text_muted,
+            anchor="mm",
+        )
+        y += FOOT_LINE
     return img
 
 

@@ -37,9 +37,9 @@ from render.words import LastMove, formation_label, last_move, phase_badge, plur
 
 TILES = 7
 COL_GAP = 46
-TILE_H = 112
+TILE_H = 124
 MAX_CARDS = 4
-CAPTION_H = 24  # a line at the outer end of a side for its formation
+CAPTION_H = 26  # a line at the outer end of a side for its formation
 
 
 def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
@@ -184,12 +184,12 @@ def _tile(
         fill=theme.text_dark if tile.damaged else theme.text_muted,
         anchor="mm",
     )
-    fr = text.bold(theme, 13)
-    lines = [plural(tile.size, "card") + " a side", *text.wrap(tile.rules_text, fr, tw - 12, 2)]
-    yy = y0 + 71 if len(lines) == 2 else y0 + 66
+    fr = text.bold(theme, 15)
+    lines = [plural(tile.size, "card"), *text.wrap(tile.rules_text, fr, tw - 12, 2)]
+    yy = y0 + 78 if len(lines) == 2 else y0 + 72
     for ln in lines:
         d.text((cx, yy), ln, font=fr, fill=theme.text, anchor="mm")
-        yy += 16
+        yy += 18
     if (
         lm is not None
         and tile.number in lm.places
@@ -203,7 +203,7 @@ def _caption(
     d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, f: Formation, first: bool
 ) -> None:
     label = formation_label(f) + ("  (first)" if first else "")
-    fl = text.regular(theme, 13)
+    fl = text.regular(theme, 15)
     d.text(
         (cx, cy),
         text.fit(label, fl, theme.board_card.w + COL_GAP - 6),
