@@ -4,7 +4,7 @@
 
     #general      alice: /schotten challenge opponent:@bob
     #general      Schotten Bot: alice challenges bob [buttons: Accept | Decline]
-    #general      Schotten Bot → only alice: Your hand: ... [file: hand.png 1.2 KB → out/…]
+    #general      Schotten Bot → only @alice: You picked blue-2
     DM @bob       Schotten Bot: Your turn [file: board.png 3.4 KB → out/…]
     !! /schotten slow by @alice: not acknowledged within 3 s (...)
 """
@@ -75,12 +75,16 @@ class ChatPrinter:
     def _speaker(self, message: SimMessage) -> str:
         name = message.author.display_name
         if message.visible_to is not None:
-            return f"{name} → only {message.visible_to.name}"
+            return f"{name} → only @{message.visible_to.name}"
         return name
 
     def describe(self, message: SimMessage) -> str:
         """Content plus bracketed summaries of embeds, components and files."""
-        parts = [message.content] if message.content else []
+        content = message.content
+        for user in message.mentions:
+            content = content.replace(f"<@{user.id}>", f"@{user.name}")
+            content = content.replace(f"<@!{user.id}>", f"@{user.name}")
+        parts = [content] if content else []
         for embed in message.embeds:
             title = embed.get("title") or ""
             text = embed.get("description") or ""
