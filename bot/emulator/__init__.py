@@ -40,6 +40,17 @@ Example::
 For a sandbox, ``emu.print_chat(attachments_dir="out")`` prints lines like
 ``#general  Schotten Bot: ... [file: board.png 3 KB → out/…]`` as things happen, and
 ``emu.chat_events()`` is an async iterator of the same ``ChatEvent``s.
+
+Notes:
+
+* ``point_discord_at`` sets discord.py class attributes (``Route.BASE``,
+  ``DiscordWebSocket.DEFAULT_GATEWAY``, ``Asset.BASE``): one emulator per process at a time.
+* Close the bot's client before stopping the emulator, or discord.py keeps reconnecting.
+* discord.py fires ``on_ready`` ``guild_ready_timeout`` (2 s by default) after the last
+  GUILD_CREATE and leaves that timer task pending if the client closes sooner; tests should
+  pass a small ``guild_ready_timeout`` and ``await client.wait_until_ready()``.
+* Not emulated: rate limits (never 429), channel permission overwrites, voice, presences,
+  forums, stickers, polls, message fetch by members, application command permissions v2.
 """
 
 from __future__ import annotations

@@ -244,7 +244,8 @@ class World:
         validation.validate_files([a.size for a in attachments])
         if not allow_empty:
             validation.validate_not_empty(content, embeds, components, len(attachments))
-        if channel.type == DM and author.id == self.bot.id:
+        # Closed DMs block messages the bot starts, not answers to the user's own interactions.
+        if channel.type == DM and author.id == self.bot.id and interaction is None:
             self._check_dm_allowed(channel)
         message = SimMessage(
             id=message_id,
