@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
-from render import png
+from render import hand, png, st1_board, st2_board
 from render.theme import DEFAULT_THEME, Theme
 
 __all__ = ["DEFAULT_THEME", "Theme", "render_board", "render_hand"]
@@ -35,19 +35,15 @@ def render_board(view: AnyView, *, names: Sequence[str], theme: Theme = DEFAULT_
     if len(names) != 2:
         raise ValueError("names: the display names of seat 0 and seat 1")
     pair = (str(names[0]), str(names[1]))
-    if isinstance(view, St1View):
-        from render import st1_board
-
+    if view.game == "st1" and isinstance(view, St1View):
         image = st1_board.render(view, pair, theme)
-    else:
-        from render import st2_board
-
+    elif view.game == "st2" and isinstance(view, St2View):
         image = st2_board.render(view, pair, theme)
+    else:
+        raise TypeError(f"no board for a {type(view).__name__} of game {view.game!r}")
     return png.encode(image)
 
 
 def render_hand(view: AnyView, *, name: str | None = None, theme: Theme = DEFAULT_THEME) -> bytes:
     """The viewer's hand as PNG bytes. The view must be a seat's (`match.view(seat)`)."""
-    from render import hand
-
     return png.encode(hand.render(_check(view), name, theme))

@@ -3,19 +3,20 @@ that point at the last move, and rows of card chips."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.cards import AnyCard
+from engine.cards import AnyCard, Card
 from render import text
-from render.cards import CHIP, card_sprite, chip_width
+from render.cards import BOARD, CHIP, card_sprite, chip_width
 from render.shapes import panel, paste
 from render.theme import Theme
 from render.words import LastMove
 
 HEADER_H = 60
+RESULT_H = 64  # the header when it shows the result
 BANNER_H = 60
 
 
@@ -47,7 +48,7 @@ def header(
         f = text.bold(theme, theme.title_size)
         line = text.fit(result, f, w - 4 * m)
         d.text((w / 2, 8 + (HEADER_H - 8) / 2), line, font=f, fill=theme.text_dark, anchor="mm")
-        return HEADER_H + 4
+        return RESULT_H
     f = text.bold(theme, theme.title_size)
     d.text((m, HEADER_H / 2 + 4), title, font=f, fill=theme.text, anchor="lm")
     fi = text.regular(theme, theme.label_size)
@@ -243,3 +244,61 @@ def last_move_line(
         fill=theme.text,
         anchor="lm",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """Where one stone's or tile's cards go: the left edge of the cards, and the top and
+    bottom of the row of stones (or tiles) the two sides grow away from."""
+
+    x: float
+    row_top: float
+    row_bottom: float
+
+    def card_box(self, theme: Theme, k: int, *, up: bool) -> tuple[float, float, float, float]:
+        """The `k`th card of a side (0: nearest the row), above the row if `up`."""
+        card = theme.board_card
+        step = card.h + theme.gap
+        y = self.row_top - (k + 1) * step if up else self.row_bottom + theme.gap + k * step
+        return (self.x, y, self.x + card.w, y + card.h)
+
+
+def side(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    column: Column,
+    cards: Sequence[AnyCard],
+    *,
+    up: bool,
+    slots: int,
+    game: str,
+    wilds: Mapping[AnyCard, Card],
+    dim: bool,
+    last: frozenset[str],
+) -> list[tuple[float, float, float, float]]:
+    """One player's cards on a stone or tile, the first played nearest the row, then the
+    outlines of the places still free (`slots` in all). Cards named in `last` (the last
+    move's) get a ring and a tag. Returns the boxes of the cards drawn."""
+    boxes = []
+    for k in range(max(slots, len(cards))):
+        box = column.card_box(theme, k, up=up)
+        if k >= len(cards):
+            outline = panel(
+                theme.board_card.w,
+                theme.board_card.h,
+                theme.radius,
+                None,
+                theme.slot,
+                1,
+                theme.supersample,
+            )
+            paste(img, outline, box[:2])
+            continue
+        c = cards[k]
+        paste(img, card_sprite(c, BOARD, theme, game=game, wild=wilds.get(c), dim=dim), box[:2])
+        boxes.append(box)
+        if str(c) in last:
+            ring(img, box, theme.highlight, 3, theme)
+            tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
+    return boxes

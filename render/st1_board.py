@@ -14,13 +14,15 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.api import VARIANTS
-from engine.cards import AnyCard, Card
+from engine.cards import AnyCard
 from engine.st1.view import StoneView, View
 from render import text
-from render.cards import BOARD, card_sprite
 from render.frame import (
     BANNER_H,
+    HEADER_H,
+    RESULT_H,
     Banner,
+    Column,
     banner,
     canvas,
     chip_rows,
@@ -28,6 +30,7 @@ from render.frame import (
     header,
     last_move_line,
     ring,
+    side,
     tag,
 )
 from render.shapes import panel, paste
@@ -58,7 +61,7 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
         footer_h += 8 + max(1, len(discard_rows)) * (theme.chip.h + 6)
 
     result = result_text(view.outcome, names) if view.outcome is not None else None
-    head_h = 60 if result is None else 64
+    head_h = HEADER_H if result is None else RESULT_H
     height = head_h + 2 * (BANNER_H + 10) + 2 * side_h + row_h + footer_h
     img, d = canvas(width, height, theme)
 
@@ -125,82 +128,91 @@ def _stone(
     lm: LastMove | None,
 ) -> None:
     card = theme.board_card
-    s = theme.supersample
     owner = stone.claimed_by
+    column = Column(cx - card.w / 2, row_top, row_bottom)
+    for seat in (0, 1):
+        # On a claimed stone: the winner's formation framed in their colour, the loser's
+        # cards dimmed, and every wild card showing the card it became (RULINGS ST1-11).
+        judged = stone.won_with if owner == seat else stone.lost_against
+        boxes = side(
+            img,
+            d,
+            theme,
+            column,
+            stone.sides[seat],
+            up=seat == top,
+            slots=stone.size if owner is None else 0,
+            game="st1",
+            wilds=judged.wild_values if owner is not None and judged is not None else {},
+            dim=owner is not None and owner != seat,
+            last=_marked(lm, stone.number, seat),
+        )
+        if owner == seat and boxes:
+            frame = (
+                column.x,
+                min(b[1] for b in boxes),
+                column.x + card.w,
+                max(b[3] for b in boxes),
+            )
+            ring(img, frame, theme.seat[seat], 3, theme)
+
     mid = (row_top + row_bottom) / 2
     if owner is not None:
         mid += -SHIFT if owner == top else SHIFT
-    x0, y0 = cx - card.w / 2, mid - STONE_H / 2
-    box = (x0, y0, x0 + card.w, y0 + STONE_H)
-
-    # Cards on each side, the first played nearest the stone.
-    for seat in (0, 1):
-        cards = stone.sides[seat]
-        won = stone.won_with if owner == seat else stone.lost_against if owner is not None else None
-        wilds = won.wild_values if won is not None else {}
-        boxes = []
-        for k in range(stone.size if owner is None else len(cards)):
-            y = (
-                row_top - (k + 1) * (card.h + theme.gap)
-                if seat == top
-                else row_bottom + theme.gap + k * (card.h + theme.gap)
-            )
-            if k >= len(cards):
-                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 1, s), (x0, y))
-                continue
-            c = cards[k]
-            sprite = card_sprite(
-                c, BOARD, theme, wild=_wild(c, wilds), dim=owner is not None and owner != seat
-            )
-            paste(img, sprite, (x0, y))
-            boxes.append((x0, y, x0 + card.w, y + card.h))
-            if lm is not None and (stone.number, seat, str(c)) in lm.cards:
-                ring(img, boxes[-1], theme.highlight, 3, theme)
-                tag(img, d, theme, (x0 + card.w - 4, y - 2), "LAST", fill=theme.highlight)
-        if owner == seat and boxes:
-            y_lo = min(b[1] for b in boxes)
-            y_hi = max(b[3] for b in boxes)
-            ring(img, (x0, y_lo, x0 + card.w, y_hi), theme.seat[seat], 3, theme)
-
-    fill = theme.seat[owner] if owner is not None else theme.stone
-    paste(
-        img,
-        panel(
-            card.w, STONE_H, 14, fill, theme.stone_line if owner is None else theme.text_dark, 2, s
-        ),
-        (x0, y0),
-    )
-    ink = theme.text_dark if owner is not None else theme.text
-    modes = " + ".join(m.kind.title for m in stone.modes)
-    if owner is None:
-        fn = text.bold(theme, 34)
-        if stone.modes:
-            d.text((cx, y0 + 26), str(stone.number), font=fn, fill=ink, anchor="mm")
-            yy = y0 + 58 if len(stone.modes) == 1 else y0 + 52
-            for mode in stone.modes:
-                _mode_label(img, d, theme, cx, yy, mode.kind.title)
-                yy += 22
-        else:
-            d.text((cx, y0 + STONE_H / 2), str(stone.number), font=fn, fill=ink, anchor="mm")
-    else:
-        fn = text.bold(theme, 22)
-        d.text((cx, y0 + 15), str(stone.number), font=fn, fill=ink, anchor="mm")
-        f_who, who = text.shrink_to_fit(names[owner], theme, (17, 15, 13), card.w - 10)
-        d.text((cx, y0 + 39), who, font=f_who, fill=ink, anchor="mm")
-        if stone.won_with is not None:
-            fl = text.regular(theme, 15)
-            label = text.fit(formation_label(stone.won_with, short=True), fl, card.w - 8)
-            d.text((cx, y0 + 61), label, font=fl, fill=ink, anchor="mm")
-        if modes:
-            fm = text.bold(theme, 12)
-            d.text((cx, y0 + 81), text.fit(modes, fm, card.w - 10), font=fm, fill=ink, anchor="mm")
-    if (
-        lm is not None
-        and stone.number in lm.places
-        and not any(p == stone.number for p, _, _ in lm.cards)
-    ):
+    box = (column.x, mid - STONE_H / 2, column.x + card.w, mid + STONE_H / 2)
+    _stone_face(img, d, theme, stone, box, names)
+    if lm is not None and stone.number in lm.places and not _marked(lm, stone.number, None):
         ring(img, box, theme.highlight, 3, theme)
         tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
+
+
+def _marked(lm: LastMove | None, place: int, seat: int | None) -> frozenset[str]:
+    """Cards the last move put on this stone (on `seat`'s side, or either side if None)."""
+    if lm is None:
+        return frozenset()
+    return frozenset(c for p, s, c in lm.cards if p == place and seat in (None, s))
+
+
+def _stone_face(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    stone: StoneView,
+    box: tuple[float, float, float, float],
+    names: tuple[str, str],
+) -> None:
+    """The stone: its number and combat modes; once claimed, the owner's colour, their name
+    and the winning formation."""
+    x0, y0, x1, _ = box
+    w = round(x1 - x0)
+    cx = (x0 + x1) / 2
+    owner = stone.claimed_by
+    if owner is None:
+        stone_panel = panel(w, STONE_H, 14, theme.stone, theme.stone_line, 2, theme.supersample)
+        paste(img, stone_panel, (x0, y0))
+        fn = text.bold(theme, 34)
+        if not stone.modes:
+            d.text((cx, y0 + STONE_H / 2), str(stone.number), font=fn, fill=theme.text, anchor="mm")
+            return
+        d.text((cx, y0 + 26), str(stone.number), font=fn, fill=theme.text, anchor="mm")
+        yy = y0 + 58 if len(stone.modes) == 1 else y0 + 52
+        for mode in stone.modes:
+            _mode_label(img, d, theme, cx, yy, mode.kind.title)
+            yy += 22
+        return
+    ink = theme.text_dark
+    paste(img, panel(w, STONE_H, 14, theme.seat[owner], ink, 2, theme.supersample), (x0, y0))
+    d.text((cx, y0 + 15), str(stone.number), font=text.bold(theme, 22), fill=ink, anchor="mm")
+    f_who, who = text.shrink_to_fit(names[owner], theme, (17, 15, 13), w - 10)
+    d.text((cx, y0 + 39), who, font=f_who, fill=ink, anchor="mm")
+    if stone.won_with is not None:
+        fl = text.regular(theme, 15)
+        label = text.fit(formation_label(stone.won_with, short=True), fl, w - 8)
+        d.text((cx, y0 + 61), label, font=fl, fill=ink, anchor="mm")
+    if stone.modes:
+        fm = text.bold(theme, 12)
+        modes = text.fit(" + ".join(m.kind.title for m in stone.modes), fm, w - 10)
+        d.text((cx, y0 + 81), modes, font=fm, fill=ink, anchor="mm")
 
 
 def _mode_label(
@@ -214,10 +226,6 @@ def _mode_label(
         (cx - w / 2, cy - 10),
     )
     d.text((cx, cy), text.fit(label, f, w - 8), font=f, fill=theme.tactic_text, anchor="mm")
-
-
-def _wild(card: AnyCard, wilds: dict) -> Card | None:
-    return wilds.get(card)
 
 
 def _footer(

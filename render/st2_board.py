@@ -18,10 +18,12 @@ from engine.cards import AnyCard
 from engine.formations import Formation
 from engine.st2.view import TileView, View
 from render import text
-from render.cards import BOARD, card_sprite
 from render.frame import (
     BANNER_H,
+    HEADER_H,
+    RESULT_H,
     Banner,
+    Column,
     banner,
     canvas,
     chip_rows,
@@ -29,6 +31,7 @@ from render.frame import (
     header,
     last_move_line,
     ring,
+    side,
     tag,
 )
 from render.shapes import hatch, panel, paste
@@ -56,7 +59,13 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
     footer_h = 12 + 26 + 8 + max(1, len(rows)) * (theme.chip.h + 6) + m
 
     result = result_text(view.outcome, names) if view.outcome is not None else None
-    height = (60 if result is None else 64) + 2 * (BANNER_H + 10) + 2 * side_h + row_h + footer_h
+    height = (
+        (HEADER_H if result is None else RESULT_H)
+        + 2 * (BANNER_H + 10)
+        + 2 * side_h
+        + row_h
+        + footer_h
+    )
     img, d = canvas(width, height, theme)
 
     a, dfd = view.attacker, view.defender
@@ -131,33 +140,31 @@ def _tile(
     tw = card.w + 24
     x0, y0 = cx - tw / 2, (row_top + row_bottom) / 2 - TILE_H / 2
     box = (x0, y0, x0 + tw, y0 + TILE_H)
-    cx0 = cx - card.w / 2
-
+    column = Column(cx - card.w / 2, row_top, row_bottom)
+    marked = frozenset() if lm is None else lm.cards
     for seat in (0, 1):
         cards = tile.sides[seat]
         formation = tile.formations[seat]
-        wilds = formation.wild_values if formation is not None else {}
-        step = card.h + theme.gap
-        for k in range(max(tile.size, len(cards))):
-            y = row_top - (k + 1) * step if seat == top else row_bottom + theme.gap + k * step
-            if k >= len(cards):
-                paste(img, panel(card.w, card.h, theme.radius, None, theme.slot, 1, s), (cx0, y))
-                continue
-            c = cards[k]
-            paste(img, card_sprite(c, BOARD, theme, game="st2", wild=wilds.get(c)), (cx0, y))
-            if lm is not None and (tile.number, seat, str(c)) in lm.cards:
-                ring(img, (cx0, y, cx0 + card.w, y + card.h), theme.highlight, 3, theme)
-                tag(img, d, theme, (cx0 + card.w - 4, y - 2), "LAST", fill=theme.highlight)
+        up = seat == top
+        side(
+            img,
+            d,
+            theme,
+            column,
+            cards,
+            up=up,
+            slots=tile.size,
+            game="st2",
+            wilds=formation.wild_values if formation is not None else {},
+            dim=False,
+            last=frozenset(c for p, s_, c in marked if p == tile.number and s_ == seat),
+        )
         if formation is not None:
-            n = len(cards)
-            yc = (
-                row_top - n * step - CAPTION_H / 2 - 1
-                if seat == top
-                else row_bottom + theme.gap + n * step + CAPTION_H / 2 - 3
-            )
-            _caption(
-                d, theme, cx, yc, formation, tile.first_complete == seat and all(tile.formations)
-            )
+            # The caption sits just beyond the last card, away from the wall.
+            edge = column.card_box(theme, len(cards) - 1, up=up)
+            yc = edge[1] - CAPTION_H / 2 - 1 if up else edge[3] + CAPTION_H / 2 + 1
+            first = tile.first_complete == seat and all(tile.formations)
+            _caption(d, theme, cx, yc, formation, first)
 
     fill = theme.damaged if tile.damaged else theme.stone
     line = theme.damaged_line if tile.damaged else theme.stone_line
@@ -193,7 +200,7 @@ def _tile(
     if (
         lm is not None
         and tile.number in lm.places
-        and not any(p == tile.number for p, _, _ in lm.cards)
+        and not any(p == tile.number for p, _, _ in marked)
     ):
         ring(img, box, theme.highlight, 3, theme)
         tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
