@@ -21,7 +21,7 @@ from engine.cards import AnyCard, Card, TacticCard
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
 from render.theme import Theme
-from render.words import category, hint, short_title
+from render.words import category, hint, short_title, wild_label
 
 BOARD = "board"
 HAND = "hand"
@@ -112,7 +112,7 @@ def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Im
         strip = round(h * 0.36) * s
         d.rounded_rectangle((0, 0, w * s - 1, strip), theme.radius * s, fill=theme.tactic_fill)
         d.rectangle((0, strip - theme.radius * s, w * s - 1, strip), fill=theme.tactic_fill)
-        label = f"{short_title(card.kind)} = {wild}"
+        label = wild_label(card, wild)
         f = text.bold(theme, (theme.small_size - 2) * s)
         d.text((w * s / 2, strip / 2), label, font=f, fill=theme.tactic_text, anchor="mm")
         d.rounded_rectangle(

@@ -218,14 +218,16 @@ def _stone_face(
 def _mode_label(
     img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, label: str
 ) -> None:
-    f = text.bold(theme, theme.small_size - 2)
-    w = min(theme.board_card.w - 8, round(f.getlength(label)) + 12)
+    """A combat mode on a stone, as a small tactic-card label that fits the stone."""
+    room = theme.board_card.w - 6
+    f, shown = text.shrink_to_fit(label, theme, (13, 12, 11), room - 10)
+    w = round(f.getlength(shown)) + 10
     paste(
         img,
         panel(w, 20, 6, theme.tactic_fill, theme.tactic_gold, 1, theme.supersample),
         (cx - w / 2, cy - 10),
     )
-    d.text((cx, cy), text.fit(label, f, w - 8), font=f, fill=theme.tactic_text, anchor="mm")
+    d.text((cx, cy), shown, font=f, fill=theme.tactic_text, anchor="mm")
 
 
 def _footer(

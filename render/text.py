@@ -62,20 +62,24 @@ def _has_glyph(filename: str, char: str) -> bool:
 
 
 def printable(text: str, filename: str) -> str:
-    """`text` with characters the font cannot draw replaced: accents dropped where that
-    leaves a letter the font has (rarely needed with DejaVu), otherwise a "?"."""
+    """`text` as the font can draw it: emoji and other symbols it lacks are left out, a
+    letter it lacks loses its accent if that helps, or else becomes "?" (DejaVu Sans covers
+    Latin, Greek and Cyrillic, not CJK)."""
     out = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
         if ch.isspace():
             out.append(" ")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Mn"):
-            continue  # control, format (zero-width joiners, emoji selectors) and lone accents
+        elif category in ("Cc", "Cf", "Co", "Cn"):
+            continue  # controls, zero-width joiners, emoji selectors, unassigned
         elif _has_glyph(filename, ch):
             out.append(ch)
+        elif category[0] in "SM":
+            continue  # an emoji, a symbol or a mark the font lacks: decoration
         else:
             base = unicodedata.normalize("NFKD", ch)[:1]
             out.append(base if base and base != ch and _has_glyph(filename, base) else "?")
-    return "".join(out).strip()
+    return " ".join("".join(out).split())
 
 
 def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:

@@ -80,15 +80,6 @@ def category(kind: Tactic) -> str:
     return "Action"
 
 
-def is_elite(card: AnyCard) -> bool:
-    return isinstance(card, TacticCard) and card.kind in _ELITE
-
-
-def card_name(card: AnyCard) -> str:
-    """ "R7", or a tactic card's full name ("Mud Fight")."""
-    return card.kind.title if isinstance(card, TacticCard) else str(card)
-
-
 def formation_label(f: Formation, *, short: bool = False) -> str:
     """ "colour run 18", "three of a kind 21" ("3 of a kind 21" if `short`), "lower sum 9"."""
     kind = "lower sum" if f.lower_sum_wins else f.type.label(len(f.cards))
@@ -97,9 +88,14 @@ def formation_label(f: Formation, *, short: bool = False) -> str:
     return f"{kind} {f.total}"
 
 
+def wild_label(card: TacticCard, stands_for: AnyCard) -> str:
+    """ "Joker = G7": the card a wild card became (RULINGS ST1-11, ST2-10)."""
+    return f"{short_title(card.kind)} = {stands_for}"
+
+
 def wild_labels(f: Formation) -> list[str]:
-    """ "Joker = G7" for each wild card of a judged formation (RULINGS ST1-11, ST2-10)."""
-    return [f"{short_title(w.kind)} = {c}" for w, c in f.wild_values.items()]
+    """The wild cards of a judged formation, as `wild_label` writes them."""
+    return [wild_label(w, c) for w, c in f.wild_values.items()]
 
 
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:

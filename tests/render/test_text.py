@@ -11,9 +11,11 @@ def test_accents_and_other_scripts_are_kept():
     assert text.printable("Женя", T.font_bold) == "Женя"
 
 
-def test_characters_the_font_lacks_become_question_marks():
-    assert text.printable("Ann\ue000", T.font_bold) == "Ann?"  # private use: no glyph anywhere
-    assert text.printable("A\u200db\x07", T.font_bold) == "Ab"  # joiners and controls go
+def test_letters_the_font_lacks_become_question_marks_and_emoji_go():
+    assert text.printable("李 Ann", T.font_bold) == "? Ann"
+    assert text.printable("Ann 🐉🏽 Bo", T.font_bold) == "Ann Bo"
+    assert text.printable("A\u200db\x07\ue000", T.font_bold) == "Ab"  # joiners, controls go
+    assert text.printable("Zoe\u0308", T.font_bold) == "Zoë"  # a decomposed accent
 
 
 def test_fit_shortens_with_an_ellipsis():
