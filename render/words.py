@@ -190,13 +190,13 @@ def _describe_taking(m: object, seat: int, place: str) -> LastMove:
     """Moves that take a card from the table and put it somewhere (or discard it)."""
     if isinstance(m, st1.Strategist | st2.Redeploy):
         title = "the Strategist" if isinstance(m, st1.Strategist) else "Redeployment"
-        return _moved(title, m.card, m.source, m.target, seat, seat, place)
+        return _moved(title, m.card, m.source, m.target, seat, place)
     if isinstance(m, st1.Traitor | st2.Treason):
         title = "the Traitor" if isinstance(m, st1.Traitor) else "Treason"
-        return _moved(title, m.card, m.source, m.target, 1 - seat, seat, place)
+        return _moved(title, m.card, m.source, m.target, seat, place)
     if isinstance(m, st1.Banshee | st2.Desert):
         title = "the Banshee" if isinstance(m, st1.Banshee) else "Desertion"
-        return _moved(title, m.card, m.source, None, 1 - seat, seat, place)
+        return _moved(title, m.card, m.source, None, seat, place)
     if isinstance(m, st2.Recruit):
         return LastMove(
             f"used Recruitment: {m.card} from the discard to tile {m.target}",
@@ -211,10 +211,12 @@ def _moved(
     card: AnyCard,
     source: int | None,
     target: int | None,
-    owner: int,
     seat: int,
     place: str,
 ) -> LastMove:
+    """A card taken from `source`, discarded (no `target`) or put on the mover's side of
+    `target`: the Strategist and Traitor (and their Schotten Totten 2 cousins) both land it
+    on the side of the player who played them."""
     origin = f" from {place} {source}" if source is not None else ""
     if target is None:
         return LastMove(
@@ -222,7 +224,6 @@ def _moved(
             frozenset({source} if source is not None else ()),
             discarded=frozenset({str(card)}),
         )
-    del owner  # the card now lies on the mover's side
     return LastMove(
         f"used {title}: moved {card}{origin} to {place} {target}",
         frozenset({target}),

@@ -54,6 +54,7 @@ def test_every_colour_has_its_own_symbol_and_fill():
         ("text_dark", "result"),
         ("text_dark", "highlight"),
         ("text_dark", "gate"),
+        ("text_dark", "damaged_line"),
         ("tactic_text", "tactic_fill"),
         ("tactic_gold", "tactic_fill"),
     ],
