@@ -42,6 +42,7 @@ TILES = 7
 COL_GAP = 46
 TILE_H = 124
 MAX_CARDS = 4
+DISCARD_LABEL = "Discard pile:"
 CAPTION_H = 26  # a line at the outer end of a side for its formation
 
 
@@ -54,7 +55,7 @@ def render(view: View, names: tuple[str, str], theme: Theme) -> Image.Image:
     row_h = TILE_H + 16
 
     lm = last_move("st2", view.last_move)
-    label_w = 170
+    label_w = round(text.regular(theme, theme.label_size).getlength(DISCARD_LABEL + " ")) + 6
     rows = chip_rows(view.discard, width - 2 * m - label_w, theme, groups=True)
     footer_h = 12 + 26 + 8 + max(1, len(rows)) * (theme.chip.h + 6) + m
 
@@ -240,7 +241,7 @@ def _footer(
     room = img.width - 3 * m - round(fr.getlength(decks))
     last_move_line(d, theme, (m, y + 12), names, view.last_move, lm, room)
     y += 34
-    d.text((m, y + theme.chip.h / 2), "Discard pile:", font=fr, fill=theme.text_muted, anchor="lm")
+    d.text((m, y + theme.chip.h / 2), DISCARD_LABEL, font=fr, fill=theme.text_muted, anchor="lm")
     x0 = m + label_w
     if not rows:
         d.text((x0, y + theme.chip.h / 2), "empty", font=fr, fill=theme.text_muted, anchor="lm")
