@@ -57,8 +57,13 @@ class GameService:
         *,
         clock: Clock | None = None,
         seeds: Callable[[], int] = new_seed,
+        defaults: Settings | None = None,
     ) -> GameService:
-        return cls(await Store.open(path), clock or SystemClock(), seeds)
+        """`defaults` are the settings of servers that never changed theirs."""
+        store = await Store.open(path)
+        if defaults is not None:
+            store.defaults = defaults
+        return cls(store, clock or SystemClock(), seeds)
 
     async def close(self) -> None:
         await self.store.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,8 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._lock: Any = None  # an asyncio.Lock, made in open() on the running loop
+        # Settings of servers that never changed theirs (from the bot's configuration).
+        self.defaults = Settings(0)
 
     @classmethod
     async def open(cls, path: str | Path, *, upto: int = LATEST) -> Store:
@@ -133,7 +135,7 @@ class Store:
     async def settings(self, guild_id: int) -> Settings:
         row = await self._one("SELECT * FROM settings WHERE guild_id = ?", (guild_id,))
         if row is None:
-            return Settings(guild_id)
+            return replace(self.defaults, guild_id=guild_id)
         return Settings(
             guild_id,
             row["reminder_hours"],
@@ -304,16 +306,18 @@ class Store:
     async def due_matches(self, now: float) -> list[Row]:
         """Active matches owed a reminder or past their forfeit time, with their settings.
         Games against the computer wait for the computer, which never needs reminding."""
+        d = self.defaults
+        rem, forf = d.reminder_hours, d.forfeit_hours
         return await self._all(
-            "SELECT m.*, COALESCE(s.reminder_hours, 24) AS reminder_hours,"
-            " COALESCE(s.forfeit_hours, 72) AS forfeit_hours FROM matches m"
+            "SELECT m.*, COALESCE(s.reminder_hours, ?) AS reminder_hours,"
+            " COALESCE(s.forfeit_hours, ?) AS forfeit_hours FROM matches m"
             " LEFT JOIN settings s ON s.guild_id = m.guild_id"
             " WHERE m.status = 'active' AND m.to_decide IS NOT NULL"
             " AND (m.ai_seat IS NULL OR m.to_decide != m.ai_seat) AND ("
-            "  (m.reminded = 0 AND m.due_since + COALESCE(s.reminder_hours, 24) * 3600 <= ?)"
-            "  OR (COALESCE(s.forfeit_hours, 72) > 0"
-            "      AND m.due_since + COALESCE(s.forfeit_hours, 72) * 3600 <= ?))",
-            (now, now),
+            "  (m.reminded = 0 AND m.due_since + COALESCE(s.reminder_hours, ?) * 3600 <= ?)"
+            "  OR (COALESCE(s.forfeit_hours, ?) > 0"
+            "      AND m.due_since + COALESCE(s.forfeit_hours, ?) * 3600 <= ?))",
+            (rem, forf, rem, now, forf, forf, now),
         )
 
     async def computer_turns(self) -> list[Row]:

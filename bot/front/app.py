@@ -1,0 +1,400 @@
+"""The Discord front end's behaviour: turning interactions into service calls, and service
+results into messages, pictures and DMs. No game rules and no SQL live here.
+
+Every path that may take time answers Discord first (defer) and then follows up; pictures
+are drawn in worker threads so the gateway heartbeat never waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import Refused
+from bot.front import texts
+from bot.front.controls import (
+    AcceptButton,
+    DeclineButton,
+    RematchButton,
+    ShowHandButton,
+    controls_view,
+    step_view,
+)
+from bot.front.replies import report, say
+from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult
+from bot.service import GameService
+from engine.api import MatchSpec
+
+if TYPE_CHECKING:
+    from bot.front.computer import Computer
+
+log = logging.getLogger("schotten.bot")
+MISSING: Any = discord.utils.MISSING
+QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
+PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def _render_board(info: MatchInfo) -> bytes:
+    from render import render_board
+
+    return render_board(info.match.view(None), names=info.names)
+
+
+def _render_hand(info: MatchInfo, seat: int) -> bytes:
+    from render import render_hand
+
+    return render_hand(info.match.view(seat), name=info.names[seat])
+
+
+class Front:
+    """What the bot does; the client and its controls call into it."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+        self.computer: Computer | None = None
+
+    # Pictures ---------------------------------------------------------------------------------
+
+    async def board_file(self, info: MatchInfo) -> discord.File:
+        png = await asyncio.to_thread(_render_board, info)
+        return discord.File(io.BytesIO(png), filename=f"board-{info.id}-{info.version}.png")
+
+    async def hand_file(self, info: MatchInfo, seat: int) -> discord.File:
+        png = await asyncio.to_thread(_render_hand, info, seat)
+        return discord.File(io.BytesIO(png), filename=f"hand-{info.id}-{info.version}.png")
+
+    # Channels ---------------------------------------------------------------------------------
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("cannot reach channel %s", channel_id)
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def post_board(self, info: MatchInfo, lines: Sequence[str] = ()) -> None:
+        """The board picture in the game's channel, with what happened and who is next."""
+        channel = await self.channel(info.channel_id)
+        if channel is None:
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ShowHandButton(info.id))
+        if info.is_over:
+            view.add_item(RematchButton(info.id))
+        content = texts.board_caption(info, lines)
+        message = await channel.send(
+            content, file=await self.board_file(info), view=view, allowed_mentions=QUIET
+        )
+        await self.service.set_board_message(info.id, message.id)
+
+    # Hands --------------------------------------------------------------------------------------
+
+    async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
+        """The private message of a player's hand: picture, situation, and their controls."""
+        legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
+        view = controls_view(info.id, info.version, info.spec.game, legal) if legal else None
+        content = texts.hand_caption(info, seat, note)
+        return {"content": content, "file": await self.hand_file(info, seat), "view": view}
+
+    async def dm_hand(self, info: MatchInfo, seat: int) -> bool:
+        """Send the player whose decision it is their hand; say so in the channel if their
+        DMs are closed (without showing the hand)."""
+        user_id = info.players[seat]
+        payload = await self.hand_payload(info, seat)
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(
+                payload["content"], file=payload["file"], view=payload["view"] or MISSING
+            )
+            return True
+        except discord.HTTPException as e:
+            log.info("no DM to %s: %s", user_id, e)
+            channel = await self.channel(info.channel_id)
+            if channel is not None:
+                await channel.send(texts.dm_failed(user_id), allowed_mentions=PING)
+            return False
+
+    async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None:
+            a, b = info.names
+            raise Refused(f"Only the players can see a hand; this game is {a} against {b}.")
+        payload = await self.hand_payload(info, seat)
+        await interaction.followup.send(
+            payload["content"],
+            file=payload["file"],
+            view=payload["view"] or MISSING,
+            ephemeral=True,
+        )
+
+    # Moves ----------------------------------------------------------------------------------------
+
+    async def move_from_command(self, interaction: discord.Interaction, text: str) -> None:
+        """`/schotten move`: the game in this channel, answered privately, then announced."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await self.match_here(interaction)
+        result = await self.service.play(info.id, interaction.user.id, text)
+        seat = result.seat
+        note = f"You played `{result.text}`."
+        if result.info.to_decide == seat and not result.finished:
+            payload = await self.hand_payload(result.info, seat, note)
+            await interaction.followup.send(
+                payload["content"],
+                file=payload["file"],
+                view=payload["view"] or MISSING,
+                ephemeral=True,
+            )
+        else:
+            await interaction.followup.send(note, ephemeral=True)
+        await self.after_move(result)
+
+    async def move_from_control(
+        self, interaction: discord.Interaction, match_id: int, text: str, version: int
+    ) -> None:
+        """A click on a hand's controls: the hand message itself shows the new position."""
+        await interaction.response.defer()
+        result = await self.service.play(
+            match_id, interaction.user.id, text, expected_version=version
+        )
+        note = f"You played `{result.text}`."
+        payload = await self.hand_payload(result.info, result.seat, note)
+        await interaction.edit_original_response(
+            content=payload["content"], attachments=[payload["file"]], view=payload["view"]
+        )
+        await self.after_move(result)
+
+    async def show_step(
+        self,
+        interaction: discord.Interaction,
+        match_id: int,
+        version: int,
+        step: tuple[str, str] | None,
+    ) -> None:
+        """The second step of a choice (where a card goes), or back to all choices."""
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or info.to_decide != seat:
+            raise Refused("These controls are not yours to use now.")
+        if info.version != version:
+            raise Refused(
+                "These controls are from an earlier position; use Show my hand for the current one."
+            )
+        legal = [str(m) for m in info.match.legal_moves()]
+        if step is None:
+            view = controls_view(info.id, version, info.spec.game, legal)
+            await interaction.response.edit_message(
+                content=texts.hand_caption(info, seat), view=view
+            )
+            return
+        prompt, view = step_view(info.id, version, info.spec.game, legal, step)
+        await interaction.response.edit_message(content=prompt, view=view)
+
+    async def after_move(self, result: MoveResult, *, mover_is_told: bool = True) -> None:
+        """Announce a stored move: the board in the channel, and the next player's hand by
+        DM when the decision passed to someone else. Failures here never undo the move."""
+        info = result.info
+        try:
+            lines = result.describe()
+            if result.finished:
+                lines += texts.rating_lines(result)
+            await self.post_board(info, lines)
+            nxt = info.to_decide
+            if nxt is not None and not info.is_over:
+                if info.ai_seat == nxt:
+                    if self.computer is not None:
+                        self.computer.wake()
+                elif nxt != result.seat or not mover_is_told:
+                    await self.dm_hand(info, nxt)
+        except Exception:  # the move is stored; log and carry on
+            log.exception("announcing move %s of game %s", result.text, info.id)
+
+    async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
+        """The game in this channel (or thread); in a DM, the user's only active game."""
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            info = await self.service.active_match(interaction.channel_id)
+            if info is None:
+                raise Refused(
+                    "There is no game in progress in this channel. Start one with"
+                    " `/schotten challenge`."
+                )
+            return info
+        raise Refused("Use this command in the channel or thread where your game is played.")
+
+    # Challenges -------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.abc.User,
+        spec: MatchSpec,
+        *,
+        role: str | None,
+        level: str | None,
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refused("Challenges are made in a server's channel.")
+        me = self.client.user
+        challenger = _member(interaction.user)
+        info = await self.service.challenge(
+            interaction.guild_id,
+            interaction.channel_id,
+            challenger,
+            _member(opponent),
+            spec,
+            role=role,
+            computer_id=me.id if me else None,
+            ai_level=level,
+        )
+        if info.ai_level is not None:
+            await interaction.followup.send(texts.computer_game(info), allowed_mentions=QUIET)
+            await self._start(interaction, info, announce=None)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(AcceptButton(info.id))
+        view.add_item(DeclineButton(info.id))
+        message = await interaction.followup.send(
+            texts.challenge_text(info), view=view, allowed_mentions=PING, wait=True
+        )
+        await self.service.set_challenge_message(info.id, message.id)
+
+    async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        await interaction.response.defer()
+        info = await self.service.check_accept(challenge_id, interaction.user.id)
+        await self._start(interaction, info, announce=interaction)
+
+    async def _start(
+        self,
+        interaction: discord.Interaction,
+        challenge: ChallengeInfo,
+        *,
+        announce: discord.Interaction | None,
+    ) -> None:
+        """Open a thread if the server wants and allows it, start the match, post the board
+        and send the first player their hand."""
+        thread = await self._maybe_thread(interaction, challenge)
+        try:
+            info = await self.service.accept(
+                challenge.id,
+                interaction.user.id,
+                game_channel_id=thread.id if thread is not None else None,
+            )
+        except Exception:
+            if thread is not None:
+                await _quietly(thread.delete())
+            raise
+        where = f" in {thread.mention}" if thread is not None else ""
+        if announce is not None and challenge.message_id is not None:
+            await _quietly(
+                interaction.edit_original_response(
+                    content=texts.accepted(challenge, where), view=None
+                )
+            )
+        if thread is not None:
+            for user_id in info.players:
+                if info.ai_seat is None or user_id != info.players[info.ai_seat]:
+                    await _quietly(thread.add_user(discord.Object(user_id)))
+        await self.post_board(info, [texts.started(info)])
+        first = info.to_decide
+        if first is not None:
+            if info.ai_seat == first:
+                if self.computer is not None:
+                    self.computer.wake()
+            else:
+                await self.dm_hand(info, first)
+
+    async def _maybe_thread(
+        self, interaction: discord.Interaction, challenge: ChallengeInfo
+    ) -> discord.Thread | None:
+        channel = interaction.channel
+        guild = interaction.guild
+        if not isinstance(channel, discord.TextChannel) or guild is None or guild.me is None:
+            return None
+        settings = await self.service.settings(challenge.guild_id)
+        perms = channel.permissions_for(guild.me)
+        if not (
+            settings.use_threads and perms.create_public_threads and perms.send_messages_in_threads
+        ):
+            return None
+        name = texts.thread_name(challenge)
+        try:
+            return await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+        except discord.HTTPException as e:
+            log.info("no thread in %s: %s", channel.id, e)
+            return None
+
+    async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        info = await self.service.decline(challenge_id, interaction.user.id)
+        await interaction.response.edit_message(content=texts.declined(info), view=None)
+
+    async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refused("Only the two players can ask for a rematch.")
+        other_seat = 1 - seat
+        if info.ai_seat == other_seat:
+            opponent: discord.abc.User | None = self.client.user
+        else:
+            other = info.players[other_seat]
+            opponent = self.client.get_user(other) or await self.client.fetch_user(other)
+        assert opponent is not None
+        spec = MatchSpec(info.spec.variant, info.spec.rounds, info.spec.target, info.spec.revenge)
+        await self.challenge(interaction, opponent, spec, role=None, level=info.ai_level)
+
+    # Time ----------------------------------------------------------------------------------------
+
+    async def handle_due(self) -> None:
+        """Reminders, forfeits and expired challenges (called by the timer loop)."""
+        work = await self.service.due()
+        for r in work.reminders:
+            channel = await self.channel(r.channel_id)
+            if channel is not None:
+                await _quietly(channel.send(texts.reminder(r), allowed_mentions=PING))
+        for result in work.forfeits:
+            await self.after_move(result)
+        for c in work.expired:
+            await self._edit_challenge(c, texts.expired(c))
+
+    async def _edit_challenge(self, c: ChallengeInfo, content: str) -> None:
+        if c.message_id is None:
+            return
+        channel = await self.channel(c.channel_id)
+        if isinstance(channel, discord.TextChannel | discord.Thread):
+            message = channel.get_partial_message(c.message_id)
+            await _quietly(message.edit(content=content, view=None))
+
+    async def report(
+        self, interaction: discord.Interaction, error: BaseException, where: str
+    ) -> None:
+        await report(interaction, error, where=where)
+
+    async def say(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+        await say(interaction, content, **kwargs)
+
+
+def _member(user: discord.abc.User) -> Member:
+    return Member(user.id, user.display_name, user.bot)
+
+
+async def _quietly(coro: Any) -> None:
+    """Best effort: a message edit or thread tweak that may fail without harm."""
+    try:
+        await coro
+    except discord.HTTPException as e:
+        log.info("best-effort Discord call failed: %s", e)

@@ -1,0 +1,339 @@
+"""The slash commands: one group, `/schotten`. Each handler turns an interaction into one
+front-end or service call; refusals go to the tree's error handler (the one error path)."""
+
+from __future__ import annotations
+
+import io
+import logging
+from datetime import UTC, datetime
+
+import discord
+from discord import app_commands
+
+from bot.errors import Refused
+from bot.front import texts
+from bot.front.app import MISSING, QUIET, Front
+from bot.front.controls import MoveButton, ShowHandButton
+from bot.front.rules import TOPICS, rules_topic
+from bot.records import PlayerStats
+from engine.api import GAME_NAMES, VARIANTS, MatchSpec, game_of
+
+log = logging.getLogger("schotten.bot")
+
+GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
+ROLES = [app_commands.Choice(name=n, value=n) for n in ("attacker", "defender", "first", "second")]
+LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
+GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
+TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
+
+
+def spec_from_options(game: str, rounds: int, points: int | None) -> MatchSpec:
+    """`rounds` is the number of rounds in Schotten Totten; in Schotten Totten 2, 2 means the
+    revenge match (two games with roles swapped)."""
+    if game_of(game) == "st2":
+        if rounds not in (1, 2) or points is not None:
+            raise Refused(
+                "Schotten Totten 2 is one game (rounds 1) or the revenge match (rounds 2)."
+            )
+        return MatchSpec(game, revenge=rounds == 2)
+    return MatchSpec(game, rounds=rounds, target=points)
+
+
+class SchottenCommands(app_commands.Group):
+    def __init__(self, front: Front) -> None:
+        super().__init__(name="schotten", description="Play Schotten Totten and Schotten Totten 2")
+        self.front = front
+        self.service = front.service
+
+    # Challenges ------------------------------------------------------------------------------
+
+    @app_commands.command(description="Challenge a member (or me, the computer) to a game")
+    @app_commands.describe(
+        opponent="Who you want to play (pick me to play the computer)",
+        game="Which game and variant",
+        rounds="Schotten Totten: rounds in the match. Schotten Totten 2: 2 = revenge match",
+        points="Schotten Totten: play to this many points instead of a number of rounds",
+        role="Attacker/defender (Schotten Totten 2) or first/second (Schotten Totten)",
+        level="How strong the computer plays, when you challenge me",
+    )
+    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        game: str = "classic",
+        rounds: app_commands.Range[int, 1, 15] = 1,
+        points: app_commands.Range[int, 5, 50] | None = None,
+        role: str | None = None,
+        level: str | None = None,
+    ) -> None:
+        spec = spec_from_options(game, rounds, points)
+        await self.front.challenge(interaction, opponent, spec, role=role, level=level)
+
+    async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:
+        if interaction.channel_id is None:
+            raise Refused("Use this in the channel where the challenge was made.")
+        mine = await self.service.open_challenges(interaction.channel_id, interaction.user.id)
+        uid = interaction.user.id
+        found = [c for c in mine if (c.challenger.id == uid) == made]
+        if not found:
+            what = "made" if made else "received"
+            raise Refused(f"You have no open challenge {what} in this channel.")
+        return found[0].id
+
+    @app_commands.command(description="Accept the latest challenge made to you in this channel")
+    async def accept(self, interaction: discord.Interaction) -> None:
+        cid = await self._my_challenge(interaction, made=False)
+        await self.front.accept(interaction, cid)
+
+    @app_commands.command(description="Decline the latest challenge made to you in this channel")
+    async def decline(self, interaction: discord.Interaction) -> None:
+        cid = await self._my_challenge(interaction, made=False)
+        info = await self.service.decline(cid, interaction.user.id)
+        await interaction.response.send_message(texts.declined(info), allowed_mentions=QUIET)
+        await self.front._edit_challenge(info, texts.declined(info))
+
+    @app_commands.command(description="Cancel your latest challenge in this channel")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        cid = await self._my_challenge(interaction, made=True)
+        info = await self.service.cancel(cid, interaction.user.id)
+        text = f"{info.challenger.name} cancelled the challenge: {info.describe()}."
+        await interaction.response.send_message(text, allowed_mentions=QUIET)
+        await self.front._edit_challenge(info, text)
+
+    # Playing ---------------------------------------------------------------------------------
+
+    @app_commands.command(description="Make a move in this channel's game, e.g. R7 3 or claim 4")
+    @app_commands.describe(notation="The move: pick one of the suggestions, or type it")
+    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+        await self.front.move_from_command(interaction, notation)
+
+    @move.autocomplete("notation")
+    async def move_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            if interaction.channel_id is None:
+                return []
+            info = await self.service.active_match(interaction.channel_id)
+            if info is None or info.seat_of(interaction.user.id) != info.to_decide:
+                return []
+            legal = [str(m) for m in info.match.legal_moves()]
+        except Exception:  # suggestions are best effort
+            log.exception("move suggestions")
+            return []
+        typed = current.lower().replace(" ", "")
+        starts = [m for m in legal if m.lower().replace(" ", "").startswith(typed)]
+        inside = [m for m in legal if typed in m.lower().replace(" ", "") and m not in starts]
+        return [app_commands.Choice(name=m, value=m) for m in (starts + inside)[:25]]
+
+    @app_commands.command(description="See your hand privately, with buttons to make your move")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        info = await self.front.match_here(interaction)
+        await self.front.show_hand(interaction, info.id)
+
+    @app_commands.command(description="Post this channel's board again")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        info = await self.front.match_here(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ShowHandButton(info.id))
+        await interaction.followup.send(
+            texts.board_caption(info, []),
+            file=await self.front.board_file(info),
+            view=view,
+            allowed_mentions=QUIET,
+        )
+
+    @app_commands.command(description="Give up the game in this channel (asks to confirm)")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        info = await self.front.match_here(interaction)
+        if info.seat_of(interaction.user.id) is None:
+            raise Refused("You are not playing in this game.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            MoveButton(
+                info.id, info.version, "resign", "Yes, resign", style=discord.ButtonStyle.danger
+            )
+        )
+        whole = " the whole match" if _is_match(info.spec) else " the game"
+        await interaction.response.send_message(
+            f"Resign{whole} against {info.names[1 - (info.seat_of(interaction.user.id) or 0)]}?",
+            view=view,
+            ephemeral=True,
+        )
+
+    # Standings -------------------------------------------------------------------------------
+
+    @app_commands.command(description="The best players of this server")
+    @app_commands.choices(game=GAME_KINDS)
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str = "st1", page: int = 1
+    ) -> None:
+        guild = _guild(interaction)
+        board = await self.service.leaderboard(guild, game, page)
+        lines = [
+            f"**{e.rank}.** {e.name}: {e.rating.display()} ({e.rated_games} rated games)"
+            for e in board.entries
+        ] or ["Nobody has finished a rated game yet: `/schotten challenge` someone!"]
+        embed = discord.Embed(
+            title=f"{GAME_NAMES[game]} leaderboard",
+            description="\n".join(lines),
+            colour=discord.Colour.gold(),
+        )
+        embed.set_footer(
+            text=f"Page {board.page} of {board.pages}. Ranked by a cautious estimate of skill"
+            " (openskill), so a few lucky wins do not top the board."
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(description="A player's results and ratings on this server")
+    @app_commands.describe(member="Whose stats (you, if left out)", against="Their record against")
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        against: discord.Member | None = None,
+    ) -> None:
+        who = member or interaction.user
+        stats = await self.service.stats(
+            _guild(interaction), who.id, against=against.id if against else None
+        )
+        await interaction.response.send_message(embed=_stats_embed(stats, who.display_name))
+
+    @app_commands.command(description="Recent games, or one game's full record as a text file")
+    @app_commands.describe(member="Whose games (you, if left out)", game_id="Export this game")
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        if game_id is not None:
+            await interaction.response.defer(thinking=True)
+            info = await self.service.match(game_id)
+            if info.guild_id != interaction.guild_id:
+                raise Refused(f"Game #{game_id} was not played on this server.")
+            text = await self.service.export(game_id)
+            file = discord.File(io.BytesIO(text.encode()), filename=f"schotten-{game_id}.txt")
+            await interaction.followup.send(f"Game #{game_id}: {info.spec.describe()}", file=file)
+            return
+        who = member or interaction.user
+        games = await self.service.recent_games(_guild(interaction), who.id, 10)
+        lines = [
+            f"#{g.match_id} · {_when(g.finished_at)} · {g.description} vs {g.opponent_name}:"
+            f" **{g.result}**{'' if g.rated else ' (unrated)'}"
+            for g in games
+        ] or ["No finished games yet."]
+        embed = discord.Embed(
+            title=f"{who.display_name}: recent games",
+            description="\n".join(lines),
+            colour=discord.Colour.blurple(),
+        )
+        embed.set_footer(text="`/schotten history game_id:N` sends one game's full record.")
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(description="The rules, in short")
+    @app_commands.choices(topic=TOPIC_CHOICES)
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        title, body = rules_topic(topic)
+        embed = discord.Embed(title=title, description=body, colour=discord.Colour.dark_green())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="Server settings: turn reminder, forfeit time, threads")
+    @app_commands.describe(
+        reminder_hours="Remind a player who keeps a game waiting this many hours (1-168)",
+        forfeit_hours="Forfeit on time after this many hours (12-720); 0 turns it off",
+        challenge_hours="How long a challenge stays open (1-168 hours)",
+        use_threads="Open a thread for each game when I am allowed to",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        reminder_hours: float | None = None,
+        forfeit_hours: float | None = None,
+        challenge_hours: float | None = None,
+        use_threads: bool | None = None,
+    ) -> None:
+        guild = _guild(interaction)
+        changes = {
+            k: v
+            for k, v in {
+                "reminder_hours": reminder_hours,
+                "forfeit_hours": forfeit_hours,
+                "challenge_hours": challenge_hours,
+                "use_threads": use_threads,
+            }.items()
+            if v is not None
+        }
+        perms = getattr(interaction.user, "guild_permissions", None)
+        manager = bool(perms and perms.manage_guild)
+        if changes:
+            s = await self.service.update_settings(guild, is_manager=manager, **changes)
+            head = "Settings updated."
+        else:
+            s = await self.service.settings(guild)
+            head = "Settings of this server" + ("" if manager else " (managers can change them)")
+        forfeit = "off" if s.forfeit_hours == 0 else f"after {s.forfeit_hours:g} h"
+        await interaction.response.send_message(
+            f"{head}\n• turn reminder after {s.reminder_hours:g} h\n• forfeit on time: {forfeit}"
+            f"\n• challenges stay open {s.challenge_hours:g} h"
+            f"\n• a thread per game: {'yes' if s.use_threads else 'no'}",
+            ephemeral=True,
+        )
+
+
+def _is_match(spec: MatchSpec) -> bool:
+    return spec.revenge or spec.rounds > 1 or spec.target is not None
+
+
+def _guild(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise Refused("Use this command in a server.")
+    return interaction.guild_id
+
+
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
+
+
+def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    embed = discord.Embed(title=f"{name}: stats", colour=discord.Colour.blurple())
+    overall = stats.overall
+    lines = [f"{overall.games} finished games: {overall.describe()}"]
+    if stats.streak:
+        kind, n = stats.streak
+        one, many = {"win": ("win", "wins"), "loss": ("loss", "losses"), "draw": ("draw", "draws")}[
+            kind
+        ]
+        lines.append(f"Current streak: {n} {one if n == 1 else many}")
+    if stats.active:
+        lines.append(f"Games in progress: {stats.active}")
+    embed.description = "\n".join(lines)
+    for game, (rating, rank, total) in stats.ratings.items():
+        embed.add_field(
+            name=GAME_NAMES[game], value=f"Rating {rating.display()} (#{rank} of {total})"
+        )
+    if stats.per_variant:
+        embed.add_field(
+            name="By variant",
+            value="\n".join(f"{VARIANTS[v]}: {r.describe()}" for v, r in stats.per_variant.items()),
+            inline=False,
+        )
+    if stats.against is not None:
+        other, record = stats.against
+        embed.add_field(
+            name=f"Against {other}", value=record.describe() or "no games", inline=False
+        )
+    if stats.recent:
+        embed.add_field(
+            name="Recent",
+            value="\n".join(
+                f"#{g.match_id} vs {g.opponent_name}: {g.result}" for g in stats.recent
+            ),
+            inline=False,
+        )
+    return embed
+
+
+__all__ = ["MISSING", "SchottenCommands", "spec_from_options"]

@@ -1,0 +1,376 @@
+"""Buttons and menus that survive a restart.
+
+Every control is a `DynamicItem`: what it does is written in its `custom_id` (the match id,
+the version of the position it was made for, and the move or step), so a click after a
+restart is understood from the id alone and the state is reloaded from the database. A
+click on controls made for an older position is refused by the service's version check.
+
+All callbacks go through `Control.callback`, which sends every refusal and every unexpected
+error down the one error path (`bot.front.replies.report`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
+from bot.front.replies import report
+
+if TYPE_CHECKING:
+    from bot.front.app import Front
+
+PREFIX = "sch"
+
+
+def front_of(interaction: discord.Interaction) -> Front:
+    return interaction.client.front  # type: ignore[attr-defined,no-any-return]
+
+
+class Control(discord.ui.DynamicItem[Any], template=r"sch:never"):
+    """Base of every control: one error path for all of them."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.run(interaction)
+        except Exception as error:  # the one error path
+            await report(interaction, error, where=self.custom_id)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+# Moves --------------------------------------------------------------------------------------
+
+
+class MoveButton(Control, template=r"sch:m:(?P<match>\d+):(?P<version>\d+):(?P<move>.+)"):
+    """One legal move, made when clicked."""
+
+    def __init__(
+        self, match_id: int, version: int, move: str, label: str, *, style: Any = None
+    ) -> None:
+        self.match_id, self.version, self.move = match_id, version, move
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style or discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:m:{match_id}:{version}:{move}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveButton:
+        return cls(int(match["match"]), int(match["version"]), match["move"], "")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).move_from_control(
+            interaction, self.match_id, self.move, self.version
+        )
+
+
+class CardSelect(Control, template=r"sch:c:(?P<match>\d+):(?P<version>\d+)"):
+    """Choose a card to play; then the places it can go appear as buttons."""
+
+    def __init__(self, match_id: int, version: int, picker: Picker | None = None) -> None:
+        self.match_id, self.version = match_id, version
+        options = [
+            discord.SelectOption(
+                label=card,
+                value=card,
+                description=_places(picker.place_noun, choices) if picker else None,
+            )
+            for card, choices in (picker.cards.items() if picker else [])
+        ][:25]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Play a card…",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                custom_id=f"{PREFIX}:c:{match_id}:{version}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardSelect:
+        return cls(int(match["match"]), int(match["version"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        card = _values(interaction)[0]
+        await front_of(interaction).show_step(
+            interaction, self.match_id, self.version, ("card", card)
+        )
+
+
+def _places(noun: str, choices: list[Any]) -> str:
+    numbers = ", ".join(c.move.split()[-1] for c in choices)
+    return f"{noun.title()}s {numbers}"[:100]
+
+
+class StepButton(Control, template=r"sch:F:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+    """Open the choices of a move family (Traitor…, Strategist…); `back` returns to all moves."""
+
+    def __init__(self, match_id: int, version: int, family: str, label: str = "") -> None:
+        self.match_id, self.version, self.family = match_id, version, family
+        style = discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=(label or f"{title(family)}…")[:80],
+                style=style,
+                custom_id=f"{PREFIX}:F:{match_id}:{version}:{family}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StepButton:
+        return cls(int(match["match"]), int(match["version"]), match["family"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        step = None if self.family == "back" else ("family", self.family)
+        await front_of(interaction).show_step(interaction, self.match_id, self.version, step)
+
+
+class FamilySelect(Control, template=r"sch:f:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+    """Which card a Traitor, Banshee... takes; then where it goes."""
+
+    def __init__(
+        self, match_id: int, version: int, family: str, picker: Picker | None = None
+    ) -> None:
+        self.match_id, self.version, self.family = match_id, version, family
+        whats = list(picker.taking.get(family, {})) if picker else []
+        options = [discord.SelectOption(label=w, value=w) for w in whats][:25]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=f"{title(family)}: which card?",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                custom_id=f"{PREFIX}:f:{match_id}:{version}:{family}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FamilySelect:
+        return cls(int(match["match"]), int(match["version"]), match["family"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        what = _values(interaction)[0]
+        await front_of(interaction).show_step(
+            interaction, self.match_id, self.version, ("taking", f"{self.family} {what}")
+        )
+
+
+class SetSelect(Control, template=r"sch:s:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+    """Tick several items at once: cards to give or return, tiles to retreat from."""
+
+    def __init__(
+        self, match_id: int, version: int, family: str, choice: SetChoice | None = None
+    ) -> None:
+        self.match_id, self.version, self.family = match_id, version, family
+        items = list(choice.items) if choice else ["-"]
+        least = choice.least if choice else 1
+        most = choice.most if choice else 1
+        placeholder = f"{choice.title} ({_count(least, most)})" if choice else "…"
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder[:150],
+                options=[discord.SelectOption(label=i, value=i) for i in items][:25],
+                min_values=least,
+                max_values=min(most, 25, len(items)),
+                custom_id=f"{PREFIX}:s:{match_id}:{version}:{family}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SetSelect:
+        return cls(int(match["match"]), int(match["version"]), match["family"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        move = set_move(self.family, _values(interaction))
+        await front_of(interaction).move_from_control(
+            interaction, self.match_id, move, self.version
+        )
+
+
+def _count(least: int, most: int) -> str:
+    return f"choose {least}" if least == most else f"choose {least} to {most}"
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    return [str(v) for v in data.get("values", [])]
+
+
+# Game-level buttons -------------------------------------------------------------------------
+
+
+class ShowHandButton(Control, template=r"sch:h:(?P<match>\d+)"):
+    """On the board: answers the clicking player, privately, with their hand and controls."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:h:{match_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ShowHandButton:
+        return cls(int(match["match"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).show_hand(interaction, self.match_id)
+
+
+class RematchButton(Control, template=r"sch:r:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.success,
+                custom_id=f"{PREFIX}:r:{match_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        return cls(int(match["match"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).rematch(interaction, self.match_id)
+
+
+class AcceptButton(Control, template=r"sch:a:(?P<challenge>\d+)"):
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(
+            discord.ui.Button(
+                label="Accept",
+                style=discord.ButtonStyle.success,
+                custom_id=f"{PREFIX}:a:{challenge_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AcceptButton:
+        return cls(int(match["challenge"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).accept(interaction, self.challenge_id)
+
+
+class DeclineButton(Control, template=r"sch:d:(?P<challenge>\d+)"):
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(
+            discord.ui.Button(
+                label="Decline",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"{PREFIX}:d:{challenge_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeclineButton:
+        return cls(int(match["challenge"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).decline(interaction, self.challenge_id)
+
+
+ALL_CONTROLS = (
+    MoveButton,
+    CardSelect,
+    StepButton,
+    FamilySelect,
+    SetSelect,
+    ShowHandButton,
+    RematchButton,
+    AcceptButton,
+    DeclineButton,
+)
+
+
+# Building the controls for a position -------------------------------------------------------
+
+
+def controls_view(
+    match_id: int, version: int, game: str, legal: list[str]
+) -> discord.ui.View | None:
+    """All the player's choices now: a card menu, buttons, and menus for move families."""
+    picker = build_picker(game, legal)
+    if picker.empty:
+        return None
+    view = discord.ui.View(timeout=None)
+    rows_used = 0
+    if picker.cards:
+        view.add_item(_row(CardSelect(match_id, version, picker), rows_used))
+        rows_used += 1
+    for family, choice in picker.sets.items():
+        if rows_used < 4:
+            view.add_item(_row(SetSelect(match_id, version, family, choice), rows_used))
+            rows_used += 1
+    buttons: list[Control] = []
+    for choices in picker.places.values():
+        buttons.extend(MoveButton(match_id, version, c.move, c.label) for c in choices)
+    for family in picker.taking:
+        buttons.append(StepButton(match_id, version, family))
+    for c in picker.words:
+        style = discord.ButtonStyle.success if c.move.startswith(("done", "draw")) else None
+        buttons.append(MoveButton(match_id, version, c.move, c.label, style=style))
+    free_rows = 5 - rows_used
+    for i, button in enumerate(buttons[: free_rows * 5]):
+        view.add_item(_row(button, rows_used + i // 5))
+    return view
+
+
+def step_view(
+    match_id: int, version: int, game: str, legal: list[str], step: tuple[str, str]
+) -> tuple[str, discord.ui.View]:
+    """The second step of a choice: where a card goes, or which card a family takes."""
+    picker = build_picker(game, legal)
+    kind, value = step
+    view = discord.ui.View(timeout=None)
+    if kind == "card":
+        choices = picker.cards.get(value, [])
+        prompt = f"Where does **{value}** go?"
+        for i, c in enumerate(choices):
+            view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
+    elif kind == "family":
+        prompt = f"**{title(value)}**: which card?"
+        view.add_item(_row(FamilySelect(match_id, version, value, picker), 0))
+    else:  # "taking": "traitor 3:G5" -> where it goes
+        family, what = value.split(" ", 1)
+        choices = picker.taking.get(family, {}).get(what, [])
+        prompt = f"**{title(family)}** {what}: where to?"
+        for i, c in enumerate(choices):
+            view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
+    rows = max((item.row or 0 for item in view.children), default=0)
+    view.add_item(_row(StepButton(match_id, version, "back", "← Back"), min(rows + 1, 4)))
+    return prompt, view
+
+
+def _row(item: Control, row: int) -> Control:
+    item.row = row
+    return item

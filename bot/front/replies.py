@@ -1,0 +1,58 @@
+"""The one error path, and small helpers for answering interactions.
+
+Refusals (the engine's GameError, the service's ServiceError) become a private message to
+the person who caused them, word for word. Anything else is a bug: it is logged with its
+context and the person gets a short apology. Never a traceback in chat.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import ServiceError
+from engine.errors import GameError
+
+log = logging.getLogger("schotten.bot")
+
+SORRY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+
+
+async def say(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool = True,
+    **kwargs: Any,
+) -> None:
+    """Answer an interaction whether or not it was already deferred or answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def report(interaction: discord.Interaction, error: BaseException, *, where: str) -> None:
+    """Tell the user why their request was refused, or apologise for a bug."""
+    if isinstance(error, discord.app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError | ServiceError):
+        message = str(error)
+    elif isinstance(error, discord.app_commands.CheckFailure):
+        message = str(error) or "You cannot use this command here."
+    else:
+        log.error(
+            "unexpected error in %s (user %s, guild %s, channel %s)",
+            where,
+            interaction.user.id if interaction.user else None,
+            interaction.guild_id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        message = SORRY
+    try:
+        await say(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not tell user %s: %s", interaction.user.id, message)

@@ -1,0 +1,107 @@
+"""The words the bot says. Kept in one place so the voice stays the same everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.records import ChallengeInfo, MatchInfo, MoveResult, Reminder
+
+
+def _who(info: MatchInfo, seat: int) -> str:
+    name = info.names[seat]
+    if info.spec.game == "st2":
+        attacker = info.match.view(None).attacker
+        return f"{name} ({'Attacker' if seat == attacker else 'Defender'})"
+    return name
+
+
+def turn_line(info: MatchInfo) -> str:
+    outcome = info.match.outcome
+    if outcome is not None:
+        why = outcome.termination.value
+        if outcome.winner is None:
+            return f"**The game is drawn** ({why})."
+        return f"🏆 **{info.names[outcome.winner]} wins** ({why})."
+    seat = info.to_decide
+    if seat is None:
+        return ""
+    if info.ai_seat == seat:
+        return f"**{info.names[seat]}** is thinking…"
+    return f"**{_who(info, seat)}** to play."
+
+
+def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
+    a, b = (_who(info, 0), _who(info, 1))
+    head = f"**{info.spec.describe()}** · {a} vs {b} · game #{info.id}"
+    body = "\n".join(f"• {line}" for line in lines if line)
+    return "\n".join(part for part in (head, body, turn_line(info)) if part)[:2000]
+
+
+def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
+    opponent = info.names[1 - seat]
+    where = f"<#{info.channel_id}>"
+    if info.is_over:
+        state = turn_line(info)
+    elif info.to_decide == seat:
+        state = "**Your move.** Choose below, or type `/schotten move`."
+    else:
+        state = f"Waiting for {opponent}."
+    parts = [note, f"Your hand in game #{info.id} against {opponent} ({where}). {state}"]
+    return "\n".join(p for p in parts if p)
+
+
+def dm_failed(user_id: int) -> str:
+    return (
+        f"<@{user_id}>, it is your move, but I cannot send you direct messages. Use the"
+        " **Show my hand** button on the board to see your hand privately."
+    )
+
+
+def challenge_text(info: ChallengeInfo) -> str:
+    return (
+        f"<@{info.opponent.id}>: {info.describe()}! Accept or decline below (or"
+        f" `/schotten accept`). The challenge expires <t:{int(info.expires_at)}:R>."
+    )
+
+
+def computer_game(info: ChallengeInfo) -> str:
+    return f"{info.describe()}. The computer is ready: good luck!"
+
+
+def accepted(info: ChallengeInfo, where: str) -> str:
+    return f"{info.opponent.name} accepted: {info.describe()}. The game is on{where}!"
+
+
+def declined(info: ChallengeInfo) -> str:
+    return f"{info.opponent.name} declined: {info.describe()}."
+
+
+def expired(info: ChallengeInfo) -> str:
+    return f"{info.describe()}: nobody answered in time, so the challenge has expired."
+
+
+def started(info: MatchInfo) -> str:
+    return f"The game begins: {info.names[0]} against {info.names[1]}."
+
+
+def thread_name(info: ChallengeInfo) -> str:
+    against = "Computer" if info.ai_level else info.opponent.name
+    return f"{info.challenger.name} vs {against}"[:90]
+
+
+def reminder(r: Reminder) -> str:
+    hours = round(r.waiting_hours)
+    tail = ""
+    if r.forfeit_in_hours is not None:
+        tail = f" The game is forfeited on time in about {max(1, round(r.forfeit_in_hours))} h."
+    return f"<@{r.user_id}>, game #{r.match_id} has been waiting for your move for {hours} h.{tail}"
+
+
+def rating_lines(result: MoveResult) -> list[str]:
+    names = dict(zip(result.info.players, result.info.names, strict=True))
+    changes = [c.describe(names[c.user_id]) for c in result.rating_changes]
+    if not changes:
+        if result.info.ai_seat is not None:
+            return ["Games against the computer do not change ratings."]
+        return []
+    return ["Ratings: " + ", ".join(changes)]

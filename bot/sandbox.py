@@ -1,0 +1,224 @@
+"""`schotten-bot sandbox`: the real bot against the loopback Discord emulator, with two
+simulated members who play a whole game through slash commands and buttons while the chat
+is printed and every picture is saved. Nothing leaves this machine and no token is needed.
+
+`SimPlayer` is also what the end-to-end tests use to play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.config import Config
+from bot.emulator import Emulator, SimChannel, SimMember, SimMessage
+from bot.front.client import SchottenBot
+from bot.records import MatchInfo
+
+PREFERRED = ("claim", "control", "Claim", "Take")
+
+
+class SimPlayer:
+    """A simulated member who makes legal moves, by typed command or by clicking."""
+
+    def __init__(self, member: SimMember, rng: random.Random, *, clicks: float = 0.5) -> None:
+        self.member = member
+        self.rng = rng
+        self.clicks = clicks  # how often to use buttons rather than `/schotten move`
+
+    async def move_by_command(self, channel: SimChannel) -> str:
+        """Ask autocomplete for the legal moves, then type one of them."""
+        choices = await self.member.autocomplete(
+            ("schotten", "move"), "notation", where=channel, notation=""
+        )
+        if not choices:
+            raise RuntimeError(f"{self.member.name} was offered no move")
+        values = [c["value"] for c in choices]
+        preferred = [v for v in values if v.startswith(PREFERRED)]
+        pick = preferred[0] if preferred else self.rng.choice(values)
+        handle = await self.member.slash(("schotten", "move"), where=channel, notation=pick)
+        await handle.reply(timeout=15)
+        return pick
+
+    async def move_by_clicks(self, channel: SimChannel, match_id: int, version: int) -> str:
+        """Use the hand's controls: the DM the bot sent for this position if there is one,
+        else Show my hand on the board."""
+        message = await self._controls_message(match_id, version)
+        if message is None:
+            board = _latest_with(channel, "Show my hand")
+            if board is None:
+                raise RuntimeError("no board to ask for a hand")
+            handle = await self.member.click(board, label="Show my hand")
+            message = await handle.reply(timeout=15)
+        return await self._use_controls(message)
+
+    async def _controls_message(self, match_id: int, version: int) -> SimMessage | None:
+        if not self.member.dms_open:
+            return None
+        mark = f":{match_id}:{version}"
+        for _ in range(40):  # the DM follows the board by a moment
+            dm = self.member.last_dm
+            if dm is not None and any(
+                mark in str(c.get("custom_id", "")) for c in dm.all_components()
+            ):
+                return dm
+            await asyncio.sleep(0.025)
+        return None
+
+    async def _use_controls(self, message: SimMessage) -> str:
+        for _ in range(4):  # at most a couple of steps: card, then where
+            ids = [str(c.get("custom_id", "")) for c in message.all_components()]
+            moves = [i for i in ids if i.startswith("sch:m:")]
+            good = [m for m in moves if m.split(":", 4)[4].startswith(("claim", "control"))]
+            selects = [
+                c
+                for c in message.selects()
+                if str(c["custom_id"]).startswith(("sch:c", "sch:s", "sch:f"))
+            ]
+            steps = [i for i in ids if i.startswith("sch:F:") and not i.endswith(":back")]
+            options: list[tuple[str, Any]] = [("button", m) for m in (good or moves)]
+            options += [("select", s) for s in selects] + [("step", s) for s in steps]
+            if good:
+                options = [("button", good[0])]
+            kind, what = self.rng.choice(options)
+            if kind == "button":
+                handle = await self.member.click(message, what)
+                await handle.ack(timeout=15)
+                await handle.update(timeout=15)
+                return what.split(":", 4)[4]
+            if kind == "step":
+                handle = await self.member.click(message, what)
+            else:
+                values = [o["value"] for o in what["options"]]
+                count = int(what.get("min_values", 1) or 1)
+                chosen = self.rng.sample(values, count)
+                handle = await self.member.select(message, what["custom_id"], chosen)
+                if str(what["custom_id"]).startswith("sch:s"):
+                    await handle.ack(timeout=15)
+                    await handle.update(timeout=15)
+                    return f"{what['custom_id'].split(':')[4]} {' '.join(chosen)}"
+            message = await handle.update(timeout=15)
+        raise RuntimeError("the controls did not lead to a move")
+
+
+def _latest_with(channel: SimChannel, label: str) -> SimMessage | None:
+    for message in reversed(channel.public_history()):
+        if any(b.get("label") == label for b in message.buttons()):
+            return message
+    return None
+
+
+async def wait_for_version(
+    bot: SchottenBot, emu: Emulator, match_id: int, above: int, timeout: float = 20
+) -> MatchInfo:
+    """The match once a move beyond `above` has been stored and its board posted."""
+    assert bot.service is not None
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        info = await bot.service.match(match_id)
+        if info.version > above:
+            break
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"game {match_id} stayed at version {info.version}")
+        await asyncio.sleep(0.02)
+    name = f"board-{match_id}-{info.version}.png"
+    left = max(0.1, deadline - asyncio.get_running_loop().time())
+    await emu.wait_for_message(
+        lambda m: any(a.filename == name for a in m.attachments), timeout=left, what=name
+    )
+    return info
+
+
+async def play_to_the_end(
+    bot: SchottenBot,
+    emu: Emulator,
+    players: dict[int, SimPlayer],
+    match_id: int,
+    *,
+    max_moves: int = 600,
+) -> MatchInfo:
+    """Let the simulated players (by user id) make moves until the match is over."""
+    assert bot.service is not None
+    info = await bot.service.match(match_id)
+    channel = emu.world.channel(info.channel_id)
+    for _ in range(max_moves):
+        if info.is_over:
+            return info
+        user = info.deciding_user
+        if info.ai_seat is not None and info.to_decide == info.ai_seat:
+            info = await wait_for_version(bot, emu, match_id, info.version, timeout=60)
+            continue
+        assert user is not None
+        player = players[user]
+        if player.rng.random() < player.clicks:
+            await player.move_by_clicks(channel, match_id, info.version)
+        else:
+            await player.move_by_command(channel)
+        info = await wait_for_version(bot, emu, match_id, info.version)
+        await asyncio.sleep(0.01)  # let the DM to the next player go out
+    raise RuntimeError("the game did not end")
+
+
+async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | None = None) -> int:
+    """Play one game between Alice and Bob (or Alice and the computer) and print the chat."""
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with Emulator() as emu, emu.point_discord():
+            guild = emu.create_guild("Sandbox Server")
+            alice = guild.add_member("Alice")
+            bob = guild.add_member("Bob")
+            emu.print_chat(attachments_dir=str(out))
+            config = Config(database=Path(tmp) / "sandbox.sqlite3", timer_seconds=30)
+            bot = SchottenBot(config, guild_ready_timeout=0.1)
+            runner = asyncio.create_task(bot.start(emu.token))
+            try:
+                await emu.wait_for_bot(commands=["schotten"])
+                await bot.wait_until_ready()
+                channel = guild.default_channel
+                assert bot.user is not None
+                if computer:
+                    handle = await alice.slash(
+                        ("schotten", "challenge"),
+                        where=channel,
+                        opponent=guild.members[emu.bot.id],
+                        game=game,
+                        level=computer,
+                    )
+                    await handle.reply(timeout=15)
+                else:
+                    handle = await alice.slash(
+                        ("schotten", "challenge"), where=channel, opponent=bob, game=game
+                    )
+                    challenge = await handle.reply(timeout=15)
+                    accept = await bob.click(challenge, label="Accept")
+                    await accept.ack(timeout=15)
+                assert bot.service is not None
+                match = None
+                for _ in range(200):
+                    rows = await bot.service.active_matches_of(guild.id, alice.id)
+                    if rows:
+                        match = rows[0]
+                        break
+                    await asyncio.sleep(0.05)
+                if match is None:
+                    raise RuntimeError("the game did not start")
+                players = {
+                    alice.id: SimPlayer(alice, random.Random(rng.random())),
+                    bob.id: SimPlayer(bob, random.Random(rng.random())),
+                }
+                final = await play_to_the_end(bot, emu, players, match.id)
+                await asyncio.sleep(0.5)
+                outcome = final.match.outcome
+                print()
+                print(
+                    f"Game #{final.id} over after {final.version} moves: "
+                    f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
+                )
+            finally:
+                await bot.close()
+                await runner
+    return 0
