@@ -242,15 +242,14 @@ class Front:
         role: str | None,
         level: str | None,
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        # The service answers in milliseconds, so refusals can still be private replies.
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused("Challenges are made in a server's channel.")
         me = self.client.user
-        challenger = _member(interaction.user)
         info = await self.service.challenge(
             interaction.guild_id,
             interaction.channel_id,
-            challenger,
+            _member(interaction.user),
             _member(opponent),
             spec,
             role=role,
@@ -258,20 +257,23 @@ class Front:
             ai_level=level,
         )
         if info.ai_level is not None:
-            await interaction.followup.send(texts.computer_game(info), allowed_mentions=QUIET)
+            await interaction.response.send_message(
+                texts.computer_game(info), allowed_mentions=QUIET
+            )
             await self._start(interaction, info, announce=None)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(info.id))
         view.add_item(DeclineButton(info.id))
-        message = await interaction.followup.send(
-            texts.challenge_text(info), view=view, allowed_mentions=PING, wait=True
+        await interaction.response.send_message(
+            texts.challenge_text(info), view=view, allowed_mentions=PING
         )
+        message = await interaction.original_response()
         await self.service.set_challenge_message(info.id, message.id)
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
-        await interaction.response.defer()
         info = await self.service.check_accept(challenge_id, interaction.user.id)
+        await interaction.response.defer()
         await self._start(interaction, info, announce=interaction)
 
     async def _start(

@@ -134,8 +134,8 @@ class SchottenCommands(app_commands.Group):
 
     @app_commands.command(description="Post this channel's board again")
     async def board(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
         info = await self.front.match_here(interaction)
+        await interaction.response.defer(thinking=True)
         view = discord.ui.View(timeout=None)
         view.add_item(ShowHandButton(info.id))
         await interaction.followup.send(
@@ -210,10 +210,10 @@ class SchottenCommands(app_commands.Group):
         game_id: int | None = None,
     ) -> None:
         if game_id is not None:
-            await interaction.response.defer(thinking=True)
             info = await self.service.match(game_id)
             if info.guild_id != interaction.guild_id:
                 raise Refused(f"Game #{game_id} was not played on this server.")
+            await interaction.response.defer(thinking=True)
             text = await self.service.export(game_id)
             file = discord.File(io.BytesIO(text.encode()), filename=f"schotten-{game_id}.txt")
             await interaction.followup.send(f"Game #{game_id}: {info.spec.describe()}", file=file)

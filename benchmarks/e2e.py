@@ -1,0 +1,131 @@
+"""End-to-end figures through the loopback Discord emulator: 20 games played at once, making
+20 moves per second between them (about what Discord's global rate limit lets one bot
+answer), each move typed as `/schotten move`.
+
+`e2e_ack_p95_ms`: from the interaction's dispatch to the bot's first response (its defer).
+`e2e_move_p95_ms`: from the dispatch to the board picture of the new position arriving.
+Emulator, bot and players share this process and its two cores, so these are upper bounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from benchmarks.timing import figure
+from bot.config import Config
+from bot.emulator import ChatEvent, Emulator
+from bot.front.client import SchottenBot
+
+GAMES = 20
+RATE = 20.0  # moves per second, all games together
+MOVES = 240
+VARIANTS = ["classic", "tactics", "expert", "siege", "siege-tactics"]
+
+
+async def _bench() -> tuple[list[float], list[float]]:
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with Emulator() as emu, emu.point_discord():
+            guild = emu.create_guild("Bench")
+            members = [guild.add_member(f"p{i}") for i in range(2 * GAMES)]
+            bot = SchottenBot(
+                Config(database=Path(tmp) / "e2e.sqlite3", timer_seconds=3600),
+                guild_ready_timeout=0.1,
+            )
+            runner = asyncio.create_task(bot.start(emu.token))
+            boards: dict[str, asyncio.Future[float]] = {}
+
+            def on_chat(event: ChatEvent) -> None:
+                for a in getattr(event.message, "attachments", []) or []:
+                    fut = boards.get(a.filename)
+                    if fut is not None and not fut.done():
+                        fut.set_result(time.perf_counter())
+
+            emu.subscribe(on_chat)
+            try:
+                await emu.wait_for_bot(commands=["schotten"])
+                await bot.wait_until_ready()
+                assert bot.service is not None
+                games = []
+                for g in range(GAMES):
+                    a, b = members[2 * g], members[2 * g + 1]
+                    channel = guild.create_text_channel(f"table-{g}")
+                    h = await a.slash(
+                        ("schotten", "challenge"),
+                        where=channel,
+                        opponent=b,
+                        game=VARIANTS[g % len(VARIANTS)],
+                    )
+                    challenge = await h.reply(timeout=10)
+                    await (await b.click(challenge, label="Accept")).ack(timeout=10)
+                    for _ in range(400):
+                        found = await bot.service.active_matches_of(guild.id, a.id)
+                        if found:
+                            games.append(found[0].id)
+                            break
+                        await asyncio.sleep(0.01)
+                await asyncio.sleep(1.0)  # let the opening boards and DMs go out
+                by_id = {m.id: m for m in members}
+                acks: list[float] = []
+                moves: list[float] = []
+                busy: set[int] = set()
+                rng = random.Random(5)
+
+                async def one_move(match_id: int) -> None:
+                    info = await bot.service.match(match_id)  # type: ignore[union-attr]
+                    if info.is_over or info.deciding_user is None:
+                        return
+                    legal = [str(m) for m in info.match.legal_moves()]
+                    good = [m for m in legal if m.startswith(("claim", "control"))]
+                    move = good[0] if good else rng.choice(legal)
+                    name = f"board-{match_id}-{info.version + 1}.png"
+                    arrived = asyncio.get_running_loop().create_future()
+                    boards[name] = arrived
+                    member = by_id[info.deciding_user]
+                    thread = emu.world.channel(info.channel_id)
+                    start = time.perf_counter()
+                    handle = await member.slash(("schotten", "move"), where=thread, notation=move)
+                    await handle.ack(timeout=10)
+                    end = await asyncio.wait_for(arrived, timeout=10)
+                    if handle.ack_latency is not None:
+                        acks.append(handle.ack_latency)
+                    moves.append(end - start)
+
+                async def guarded(match_id: int) -> None:
+                    try:
+                        await one_move(match_id)
+                    finally:
+                        busy.discard(match_id)
+
+                tasks = []
+                order = itertools.cycle(games)
+                period = 1.0 / RATE
+                next_tick = time.perf_counter()
+                while len(tasks) < MOVES:
+                    match_id = next(order)
+                    if match_id in busy:
+                        continue
+                    busy.add(match_id)
+                    tasks.append(asyncio.create_task(guarded(match_id)))
+                    next_tick += period
+                    await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
+                await asyncio.gather(*tasks)
+                await asyncio.sleep(1.0)  # let the last DMs go out before closing
+                return acks, moves
+            finally:
+                await bot.close()
+                await runner
+
+
+def run() -> Iterator[str]:
+    acks, moves = asyncio.run(_bench())
+    yield figure("e2e_move_p95_ms", statistics.quantiles(moves, n=20)[-1] * 1000, "ms")
+    yield figure("e2e_ack_p95_ms", statistics.quantiles(acks, n=20)[-1] * 1000, "ms")

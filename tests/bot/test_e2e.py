@@ -1,0 +1,261 @@
+"""End to end: the real discord.py client and the real bot against the loopback emulator."""
+
+import asyncio
+import random
+from contextlib import asynccontextmanager
+
+import pytest
+
+from bot.config import Config
+from bot.emulator import Emulator
+from bot.front.client import SchottenBot
+from bot.sandbox import SimPlayer, play_to_the_end, wait_for_version
+from engine.api import VARIANTS
+
+
+@asynccontextmanager
+async def running_bot(emu, db_path):
+    bot = SchottenBot(Config(database=db_path, timer_seconds=3600), guild_ready_timeout=0.1)
+    runner = asyncio.create_task(bot.start(emu.token))
+    try:
+        await emu.wait_for_bot(commands=["schotten"])
+        await bot.wait_until_ready()
+        yield bot
+    finally:
+        await bot.close()
+        await runner
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with Emulator() as emu, emu.point_discord():
+        guild = emu.create_guild("Test Server")
+        alice = guild.add_member("Alice")
+        bob = guild.add_member("Bob")
+        carol = guild.add_member("Carol")
+        yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
+        assert emu.server_errors == []
+        assert emu.unhandled_requests == []
+
+
+async def start_game(bot, emu, guild, challenger, opponent, **options):
+    handle = await challenger.slash(
+        ("schotten", "challenge"), where=guild.default_channel, opponent=opponent, **options
+    )
+    challenge = await handle.reply(timeout=10)
+    assert "challenges" in challenge.content and not challenge.ephemeral
+    accept = await opponent.click(challenge, label="Accept")
+    await accept.ack(timeout=10)
+    info = None
+    for _ in range(200):
+        games = await bot.service.active_matches_of(guild.id, challenger.id)
+        if games:
+            info = games[0]
+            break
+        await asyncio.sleep(0.02)
+    assert info is not None, "the game did not start"
+    board, hand = f"board-{info.id}-0.png", f"hand-{info.id}-0.png"
+    await emu.wait_for_message(
+        lambda m: any(a.filename == board for a in m.attachments), timeout=10
+    )
+    # Then the first player's hand (or the notice that their DMs are closed).
+    await emu.wait_for_message(
+        lambda m: (
+            any(a.filename == hand for a in m.attachments)
+            or "cannot send you direct messages" in m.content
+        ),
+        timeout=10,
+    )
+    return info
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+async def test_a_full_game_of_each_kind_by_commands_and_buttons(world, variant):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob, game=variant)
+        # The game has its own thread, named after the players.
+        thread = emu.world.channel(info.channel_id)
+        assert thread.is_thread and thread.name == "Alice vs Bob"
+        # The first player to move got their hand by DM, with controls.
+        first = alice if info.deciding_user == alice.id else bob
+        assert first.last_dm is not None and first.last_dm.attachments
+        players = {
+            alice.id: SimPlayer(alice, random.Random(1), clicks=0.5),
+            bob.id: SimPlayer(bob, random.Random(2), clicks=0.5),
+        }
+        final = await play_to_the_end(bot, emu, players, info.id)
+        assert final.is_over
+        last = thread.public_history()[-1]
+        assert "wins" in last.content or "drawn" in last.content
+        assert "Ratings:" in last.content
+        assert any(b["label"] == "Rematch" for b in last.buttons())
+        await emu.assert_all_acknowledged()
+
+
+async def test_hands_are_private_and_strangers_cannot_move(world):
+    emu, guild, alice, bob, carol, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        mover = alice if info.deciding_user == alice.id else bob
+        waiter = bob if mover is alice else alice
+        # A stranger is refused, privately, and nothing changes.
+        handle = await carol.slash(("schotten", "move"), where=thread, notation="R1 1")
+        reply = await handle.reply()
+        assert reply.ephemeral and "not playing in this game" in reply.content
+        # The wrong player is told whose move it is.
+        handle = await waiter.slash(("schotten", "move"), where=thread, notation="R1 1")
+        assert "not your turn" in (await handle.reply()).content
+        # A stranger's click on Show my hand reveals nothing.
+        board = thread.public_history()[-1]
+        handle = await carol.click(board, label="Show my hand")
+        reply = await handle.reply()
+        assert reply.ephemeral and not reply.attachments and "Only the players" in reply.content
+        # The player's own click gets their hand, visible to them only.
+        handle = await mover.click(board, label="Show my hand")
+        reply = await handle.reply()
+        assert reply.ephemeral and reply.attachments and reply.is_visible_to(mover.user)
+        assert not carol.can_see(reply)
+        assert (await bot.service.match(info.id)).version == 0
+        await emu.assert_all_acknowledged()
+
+
+async def test_autocomplete_offers_the_legal_moves(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        mover = alice if info.deciding_user == alice.id else bob
+        legal = {str(m) for m in info.match.legal_moves()}
+        choices = await mover.autocomplete(
+            ("schotten", "move"), "notation", where=thread, notation=""
+        )
+        assert {c["value"] for c in choices} <= legal and len(choices) == min(25, len(legal))
+        card = next(iter(legal)).split()[0]
+        narrowed = await mover.autocomplete(
+            ("schotten", "move"), "notation", where=thread, notation=card.lower()
+        )
+        assert narrowed and all(c["value"].lower().startswith(card.lower()) for c in narrowed)
+        other = bob if mover is alice else alice
+        assert (
+            await other.autocomplete(("schotten", "move"), "notation", where=thread, notation="")
+            == []
+        )
+
+
+async def test_closed_dms_are_announced_without_the_hand(world):
+    emu, guild, alice, bob, _, db = world
+    bob.dms_open = False
+    alice.dms_open = False
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        mover = alice if info.deciding_user == alice.id else bob
+        notice = await emu.wait_for_message(
+            lambda m: "cannot send you direct messages" in m.content, timeout=10
+        )
+        assert mover.mention in notice.content and not notice.attachments
+        # The Show my hand button still gives the hand, privately, with controls.
+        player = SimPlayer(mover, random.Random(3), clicks=1.0)
+        await player.move_by_clicks(thread, info.id, 0)
+        await wait_for_version(bot, emu, info.id, 0)
+
+
+async def test_two_racing_clicks_apply_one_move(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob, game="siege")
+        mover = alice if info.deciding_user == alice.id else bob
+        dm = mover.last_dm
+        card_select = next(s for s in dm.selects() if s["custom_id"].startswith("sch:c:"))
+        step = await mover.select(
+            dm, card_select["custom_id"], [card_select["options"][0]["value"]]
+        )
+        message = await step.update()
+        move = next(b for b in message.buttons() if b["custom_id"].startswith("sch:m:"))
+        first, second = await asyncio.gather(
+            mover.click(message, move["custom_id"]), mover.click(message, move["custom_id"])
+        )
+        await first.ack()
+        await second.ack()
+        await wait_for_version(bot, emu, info.id, 0)
+        await asyncio.sleep(0.3)
+        assert (await bot.service.match(info.id)).version == 1
+        replies = [m.content for h in (first, second) for m in h.followups]
+        assert any("already played" in r or "moved on" in r for r in replies)
+        await emu.assert_all_acknowledged()
+
+
+async def test_old_buttons_work_after_a_restart(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        mover = alice if info.deciding_user == alice.id else bob
+        dm = mover.last_dm
+    # A new bot process on the same database: the DM sent by the old one still works.
+    async with running_bot(emu, db) as bot:
+        card_select = next(s for s in dm.selects() if s["custom_id"].startswith("sch:c:"))
+        step = await mover.select(
+            dm, card_select["custom_id"], [card_select["options"][0]["value"]]
+        )
+        message = await step.update()
+        move = next(b for b in message.buttons() if b["custom_id"].startswith("sch:m:"))
+        await (await mover.click(message, move["custom_id"])).ack()
+        info = await wait_for_version(bot, emu, info.id, 0)
+        assert info.version == 1
+        await emu.assert_all_acknowledged()
+
+
+async def test_leaderboard_stats_and_history_afterwards(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        handle = await bob.slash(("schotten", "resign"), where=thread)
+        confirm = await handle.reply()
+        assert confirm.ephemeral and "Resign the game against Alice?" in confirm.content
+        await (await bob.click(confirm, label="Yes, resign")).ack()
+        await wait_for_version(bot, emu, info.id, 0)
+        channel = guild.default_channel
+        board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
+        text = board.embed_text()
+        assert text.index("Alice") < text.index("Bob")
+        stats = await (await alice.slash(("schotten", "stats"), where=channel, against=bob)).reply()
+        assert "1 won, 0 lost" in stats.embed_text()
+        history = await (await bob.slash(("schotten", "history"), where=channel)).reply()
+        assert f"#{info.id}" in history.embed_text() and "loss" in history.embed_text()
+        export = await (
+            await bob.slash(("schotten", "history"), where=channel, game_id=info.id)
+        ).reply()
+        text = export.attachment_bytes()[0].decode()
+        assert "Result: Alice wins (resignation)" in text
+        await emu.assert_all_acknowledged()
+
+
+async def test_refusals_are_private_and_specific(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        channel = guild.default_channel
+        me = await (
+            await alice.slash(("schotten", "challenge"), where=channel, opponent=alice)
+        ).reply()
+        assert me.ephemeral and "cannot challenge yourself" in me.content
+        no_game = await (
+            await alice.slash(("schotten", "move"), where=channel, notation="R1 1")
+        ).reply()
+        assert no_game.ephemeral and "no game in progress" in no_game.content
+        rules = await (
+            await alice.slash(("schotten", "rules"), where=channel, topic="tiles")
+        ).reply()
+        assert rules.ephemeral and "gate" in rules.embed_text()
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        mover = alice if info.deciding_user == alice.id else bob
+        bad = await (await mover.slash(("schotten", "move"), where=thread, notation="Z9 1")).reply()
+        assert bad.ephemeral and "cannot read" in bad.content.lower()
+        settings = await (
+            await alice.slash(("schotten", "settings"), where=channel, forfeit_hours=0)
+        ).reply()
+        assert settings.ephemeral and "manage this server" in settings.content
+        await emu.assert_all_acknowledged()
