@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
+from bot.clock import Clock
 from bot.config import Config
 from bot.front.app import Front
 from bot.front.commands import SchottenCommands
@@ -26,7 +27,12 @@ class SchottenBot(discord.Client):
     """The bot: one command group, persistent controls, a timer loop, the computer."""
 
     def __init__(
-        self, config: Config, *, database: Path | None = None, **client_options: Any
+        self,
+        config: Config,
+        *,
+        database: Path | None = None,
+        clock: Clock | None = None,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(
@@ -36,6 +42,7 @@ class SchottenBot(discord.Client):
         )
         self.config = config
         self.database = database or config.database
+        self.clock = clock  # None: the system clock (tests move time by hand)
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         self.service: GameService | None = None
@@ -43,7 +50,9 @@ class SchottenBot(discord.Client):
         self.computer: Computer | None = None
 
     async def setup_hook(self) -> None:
-        self.service = await GameService.open(self.database, defaults=self.config.defaults)
+        self.service = await GameService.open(
+            self.database, defaults=self.config.defaults, clock=self.clock
+        )
         self.front = Front(self, self.service)
         self.computer = Computer(self.front, workers=self.config.computer_workers)
         self.front.computer = self.computer

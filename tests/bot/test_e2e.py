@@ -14,8 +14,10 @@ from engine.api import VARIANTS
 
 
 @asynccontextmanager
-async def running_bot(emu, db_path):
-    bot = SchottenBot(Config(database=db_path, timer_seconds=3600), guild_ready_timeout=0.1)
+async def running_bot(emu, db_path, clock=None):
+    bot = SchottenBot(
+        Config(database=db_path, timer_seconds=3600), clock=clock, guild_ready_timeout=0.1
+    )
     runner = asyncio.create_task(bot.start(emu.token))
     try:
         await emu.wait_for_bot(commands=["schotten"])
@@ -259,3 +261,30 @@ async def test_refusals_are_private_and_specific(world):
         ).reply()
         assert settings.ephemeral and "manage this server" in settings.content
         await emu.assert_all_acknowledged()
+
+
+async def test_reminders_and_forfeits_reach_the_channel(world):
+    from bot.clock import ManualClock
+
+    emu, guild, alice, bob, _, db = world
+    clock = ManualClock()
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        waiting = alice if info.deciding_user == alice.id else bob
+        clock.advance(hours=25)
+        await bot.front.handle_due()  # what the timer loop runs
+        reminder = thread.public_history()[-1]
+        assert (
+            waiting.mention in reminder.content
+            and "waiting for your move for 25 h" in reminder.content
+        )
+        assert "forfeited on time in about 47 h" in reminder.content
+        clock.advance(hours=48)
+        await bot.front.handle_due()
+        result = await emu.wait_for_message(
+            lambda m: "ran out of time" in m.content and bool(m.attachments), timeout=10
+        )
+        winner = bob if waiting is alice else alice
+        assert f"**{winner.name} wins** (time ran out)" in result.content
+        assert (await bot.service.match(info.id)).status == "finished"

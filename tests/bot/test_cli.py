@@ -1,0 +1,76 @@
+"""Configuration, the token, the command line, and the sandbox (the README's run command)."""
+
+import asyncio
+
+import pytest
+
+from bot.cli import _run, main
+from bot.config import TOKEN_HELP, ConfigError, load_config
+from bot.emulator import Emulator
+
+
+def test_token_comes_from_the_environment_first(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[bot]\ntoken = "from-file"\ndatabase = "x.sqlite3"\n[defaults]\nforfeit_hours = 0\n'
+    )
+    assert load_config(path, environ={}).token == "from-file"
+    config = load_config(path, environ={"DISCORD_TOKEN": "from-env"})
+    assert config.token == "from-env"
+    assert config.defaults.forfeit_hours == 0
+    # The token never shows in a repr (and so never in a log line).
+    assert "from-env" not in repr(config) and "from-env" not in str(config)
+
+
+def test_a_missing_token_says_how_to_get_one():
+    with pytest.raises(ConfigError) as err:
+        load_config(None, environ={}).require_token()
+    assert str(err.value) == TOKEN_HELP
+    assert "developers/applications" in TOKEN_HELP and "sandbox" in TOKEN_HELP
+
+
+def test_bad_config_files_are_explained(tmp_path):
+    with pytest.raises(ConfigError, match="No config file"):
+        load_config(tmp_path / "nope.toml", environ={})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bot\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad, environ={})
+    odd = tmp_path / "odd.toml"
+    odd.write_text("[botz]\n")
+    with pytest.raises(ConfigError, match="Unknown section"):
+        load_config(odd, environ={})
+
+
+def test_the_example_config_loads(tmp_path):
+    from pathlib import Path
+
+    config = load_config(Path(__file__).parents[2] / "config.example.toml", environ={})
+    assert config.defaults.reminder_hours == 24 and config.defaults.use_threads
+    assert config.token is None
+
+
+def test_run_without_a_token_exits_with_the_help(capsys, monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 2
+    assert "No Discord bot token" in capsys.readouterr().err
+
+
+async def test_a_rejected_token_is_explained(tmp_path, capsys):
+    config = tmp_path / "c.toml"
+    config.write_text(f'[bot]\ntoken = "wrong-token"\ndatabase = "{tmp_path / "db.sqlite3"}"\n')
+    async with Emulator(token="the-right-token") as emu, emu.point_discord():
+        assert await asyncio.wait_for(_run(config), timeout=20) == 2
+    assert "Discord rejected the bot token" in capsys.readouterr().err
+
+
+async def test_the_sandbox_plays_a_whole_game_and_saves_the_pictures(tmp_path, capsys):
+    from bot.sandbox import run_sandbox
+
+    out = tmp_path / "pictures"
+    assert await run_sandbox("expert", out, seed=3) == 0
+    printed = capsys.readouterr().out
+    assert "/schotten challenge" in printed and "Accept" in printed
+    assert "over after" in printed
+    names = [p.name for p in out.iterdir()]
+    assert any("board" in n for n in names) and any("hand" in n for n in names)
