@@ -200,6 +200,35 @@ class SetSelect(Control, template=r"sch:s:(?P<match>\d+):(?P<version>\d+):(?P<fa
         )
 
 
+class MoveSelect(Control, template=r"sch:v:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+    """A menu of whole moves (claim 3, claim 5...), used when buttons would not fit."""
+
+    def __init__(
+        self, match_id: int, version: int, family: str, choices: list[Any] | None = None
+    ) -> None:
+        self.match_id, self.version, self.family = match_id, version, family
+        options = [discord.SelectOption(label=c.label, value=c.move) for c in choices or []][:25]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=f"{title(family)}…",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                custom_id=f"{PREFIX}:v:{match_id}:{version}:{family}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveSelect:
+        return cls(int(match["match"]), int(match["version"]), match["family"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        move = _values(interaction)[0]
+        await front_of(interaction).move_from_control(
+            interaction, self.match_id, move, self.version
+        )
+
+
 def _count(least: int, most: int) -> str:
     return f"choose {least}" if least == most else f"choose {least} to {most}"
 
@@ -301,6 +330,7 @@ class DeclineButton(Control, template=r"sch:d:(?P<challenge>\d+)"):
 
 ALL_CONTROLS = (
     MoveButton,
+    MoveSelect,
     CardSelect,
     StepButton,
     FamilySelect,
@@ -331,8 +361,15 @@ def controls_view(
         if rows_used < 4:
             view.add_item(_row(SetSelect(match_id, version, family, choice), rows_used))
             rows_used += 1
+    # Places (claim 3, oil 4...) are buttons; a family that would not fit becomes a menu.
+    places = dict(picker.places)
+    extra = len(picker.taking) + len(picker.words)
+    while places and sum(map(len, places.values())) + extra > (5 - rows_used) * 5 and rows_used < 4:
+        family = max(places, key=lambda f: len(places[f]))
+        view.add_item(_row(MoveSelect(match_id, version, family, places.pop(family)), rows_used))
+        rows_used += 1
     buttons: list[Control] = []
-    for choices in picker.places.values():
+    for choices in places.values():
         buttons.extend(MoveButton(match_id, version, c.move, c.label) for c in choices)
     for family in picker.taking:
         buttons.append(StepButton(match_id, version, family))
