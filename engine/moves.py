@@ -94,6 +94,14 @@ def public_text(text: str, mover: int, viewer: int | None) -> str:
     return f"{head} {len(rest)} card{'s' if len(rest) != 1 else ''}"
 
 
+def last_public_move(log: list[tuple[int, str]], viewer: int | None) -> tuple[int, str] | None:
+    """The last logged move as `viewer` may see it."""
+    if not log:
+        return None
+    mover, text = log[-1]
+    return mover, public_text(text, mover, viewer)
+
+
 FILLER = {"play", "on", "to", "at", "the", "stone", "tile", "onto", "a", "wall"}
 DONE_WORDS = {"done", "end", "endturn", "finish", "noclaim", "nothing", "stop"}
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from engine.cards import ST1_COLORS, ST1_VALUES, AnyCard, Card, Tactic, TacticCard
 from engine.errors import InvalidMoveError
 from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, Slot, Wild
+from engine.places import Place
 
 STONES = 9
 PLAYERS = (0, 1)
@@ -99,18 +100,15 @@ def as_slot(card: AnyCard) -> Slot:
 
 
 @dataclass(slots=True)
-class Stone:
+class Stone(Place):
     """One stone: the cards on each side, combat modes on it, who claimed it, and when each
     side was last completed (RULINGS ST1-3, ST1-14)."""
 
-    number: int
-    sides: tuple[list[AnyCard], list[AnyCard]] = field(default_factory=lambda: ([], []))
     modes: list[TacticCard] = field(default_factory=list)
     claimed_by: int | None = None
-    completed_at: list[int | None] = field(default_factory=lambda: [None, None])
     # Derived from `modes` by `set_modes`; kept as attributes because every move reads them.
-    rules: FormationRules = field(default_factory=lambda: _RULES[(3, ALL_TYPES)])
-    size: int = 3
+    rules: FormationRules = field(default_factory=lambda: _RULES[(3, ALL_TYPES)])  # type: ignore[assignment]
+    size: int = 3  # type: ignore[assignment]
 
     def set_modes(self, modes: list[TacticCard]) -> None:
         """Put combat modes on the stone (RULINGS ST1-12)."""
@@ -119,31 +117,14 @@ class Stone:
         self.size = 4 if Tactic.MUD in kinds else 3
         self.rules = _RULES[(self.size, SUM_ONLY if Tactic.BLIND in kinds else ALL_TYPES)]
 
-    def complete(self, player: int) -> bool:
-        return len(self.sides[player]) >= self.size
-
     def has_room(self, player: int) -> bool:
         return self.claimed_by is None and len(self.sides[player]) < self.size
 
-    def slots(self, player: int) -> list[Slot]:
-        return [as_slot(c) for c in self.sides[player]]
+    def slot_of(self, card: AnyCard) -> Slot:
+        return as_slot(card)
 
-    def refresh(self, clock: int) -> None:
-        """Record when each side became complete; a side that lost a card (or gained a
-        fourth place to fill) is incomplete again (RULINGS ST1-14)."""
-        for p in PLAYERS:
-            if self.complete(p):
-                if self.completed_at[p] is None:
-                    self.completed_at[p] = clock
-            else:
-                self.completed_at[p] = None
-
-    def first_complete(self) -> int | None:
-        """Who completed first, when both sides are complete."""
-        a, b = self.completed_at
-        if a is None or b is None:
-            return None
-        return 0 if a < b else 1
+    def shape(self) -> tuple[object, ...]:
+        return (*self.sides[0], None, *self.sides[1], None, *self.modes)
 
 
 _RULES = {

@@ -10,9 +10,10 @@ game waits for is a real choice.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from engine.cardgame import CardGame
 from engine.cards import (
     ST1_VALUES,
     AnyCard,
@@ -21,15 +22,14 @@ from engine.cards import (
     card_code,
     card_from_code,
     clan_deck,
-    format_cards,
     shuffled,
     sort_cards,
 )
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
-from engine.events import CardDrawn, Event, GameEnded, NothingDrawn, Passed, Resigned
+from engine.events import CardDrawn, Event, NothingDrawn, Passed
 from engine.moves import plays_of
 from engine.outcome import Outcome, Termination
-from engine.proof import Pool, evaluate
+from engine.proof import evaluate
 from engine.rng import Rng
 from engine.st1 import tactics
 from engine.st1.board import PLAYERS, ST1_TACTICS, STONES, Options, Phase, Stone, tactic_deck
@@ -50,17 +50,18 @@ from engine.st1.moves import (
     Traitor,
     parse_move,
 )
-from engine.table import pick
 
 # All clan cards in the order the proof wants them (value descending), so that the pool of
 # unseen cards is a filter of this list rather than a fresh sort on every move.
 _CLAN_BY_VALUE = sorted(clan_deck(), key=lambda c: (-c.value, c.color.index))
 
 
-class Game:
+class Game(CardGame):
     """One game of Schotten Totten (any variant)."""
 
     kind = "st1"
+    OVER = Phase.OVER
+    CARDS_BY_VALUE = _CLAN_BY_VALUE
 
     def __init__(self, options: Options, seed: int) -> None:
         """A game before the deal; use `Game.new`."""
@@ -82,13 +83,12 @@ class Game:
         self.last_claimer: int | None = None
         self.outcome: Outcome | None = None
         self.log: list[tuple[int, str]] = []
-        # Caches keyed by `clock`, which moves on after every change to the table.
-        self._pool: tuple[int, Pool] | None = None
-        self._claims: dict[tuple[int, int], list[int]] = {}
-        # The last failed claim per (stone, player) with its beating completion. While the
-        # stone is unchanged and those cards are still unseen, the same completion still
-        # beats the claim, so the answer stands without a new proof.
-        self._witness: dict[tuple[int, int], tuple[tuple[object, ...], ClaimCheck]] = {}
+        self._claims: dict[tuple[int, int], list[int]] = {}  # keyed by (clock, player)
+        self._init_caches()
+
+    @property
+    def places(self) -> list[Stone]:
+        return self.stones
 
     # Setting up --------------------------------------------------------------------------
 
@@ -110,28 +110,12 @@ class Game:
         game._advance([])
         return game
 
-    @classmethod
-    def replay(cls, options: Options, seed: int, log: Iterable[tuple[int, str]]) -> Game:
-        """Rebuild a game from its options, seed and move log."""
-        game = cls.new(options, seed)
-        for player, text in log:
-            game.play(text, player=player)
-        return game
-
     # What may happen now ---------------------------------------------------------------------
 
     @property
     def to_decide(self) -> int | None:
         """The player whose decision the game waits for, or None when it is over."""
         return None if self.outcome is not None else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def winner(self) -> int | None:
-        return self.outcome.winner if self.outcome else None
 
     def legal_moves(self) -> list[Move]:
         """Every move the deciding player may make now (claims listed are ones that hold)."""
@@ -203,30 +187,7 @@ class Game:
     def _claim_check(self, stone: Stone, player: int) -> ClaimCheck:
         if stone.claimed_by is not None or not stone.complete(player):
             return _NO_CLAIM
-        pool = self.unseen()
-        key = (stone.number, player)
-        shape = (*stone.sides[0], None, *stone.sides[1], None, *stone.modes)
-        cached = self._witness.get(key)
-        if cached is not None and cached[0] == shape:
-            completion = cached[1].completion
-            assert completion is not None
-            if all(c in pool for c in completion.added):
-                return cached[1]
-        check = check_claim(stone, player, pool)
-        if check.completion is not None:
-            self._witness[key] = (shape, check)
-        return check
-
-    def unseen(self) -> Pool:
-        """Clan cards not face-up on the table (RULINGS ST1-4): deck and both hands."""
-        if self._pool is None or self._pool[0] != self.clock:
-            seen = {c.code for c in self.discard}
-            for s in self.stones:
-                seen.update(c.code for c in s.sides[0])
-                seen.update(c.code for c in s.sides[1])
-            unseen = [c for c in _CLAN_BY_VALUE if c.code not in seen]
-            self._pool = (self.clock, Pool.presorted(unseen))
-        return self._pool[1]
+        return self._proof(stone, player, check_claim)  # type: ignore[arg-type]
 
     # Making moves ------------------------------------------------------------------------------
 
@@ -252,10 +213,6 @@ class Game:
             stone, card = tactics.find_on_side(self, move.card, side, move.source, whose)
             move = dataclasses.replace(move, card=card, source=stone.number)
         return move
-
-    def play(self, text: str, player: int | None = None) -> list[Event]:
-        """Parse and apply a move given as text."""
-        return self.apply(self.parse_move(text, player), player)
 
     def apply(self, move: Move, player: int | None = None) -> list[Event]:
         """Apply a move for `player` (default: whoever must decide). Raises a GameError,
@@ -286,14 +243,6 @@ class Game:
         self.clock += 1
         self.log.append((p, str(move)))
         self._advance(events)
-        return events
-
-    def _resign(self, p: int, move: Resign) -> list[Event]:
-        self.clock += 1
-        self.log.append((p, str(move)))
-        events: list[Event] = [Resigned(p, move.timeout)]
-        why = Termination.TIMEOUT if move.timeout else Termination.RESIGNED
-        self._finish(Outcome(1 - p, why), events)
         return events
 
     def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
@@ -483,11 +432,6 @@ class Game:
         elif sum(mine) >= 5:
             self._finish(Outcome(p, Termination.FIVE_STONES), events)
 
-    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
-        self.outcome = outcome
-        self.phase = Phase.OVER
-        events.append(GameEnded(outcome))
-
     # Checks shared by moves ---------------------------------------------------------------
 
     def stone(self, number: int) -> Stone:
@@ -504,18 +448,11 @@ class Game:
                 f"Your side of stone {stone.number} is full ({stone.size} cards)."
             )
 
-    def own_card(self, card: AnyCard, p: int, *, hand: list[AnyCard] | None = None) -> AnyCard:
-        """The card from the player's hand that the text names (either Joker for "joker")."""
+    def check_card(self, card: AnyCard) -> None:
         if isinstance(card, Card) and card.value not in ST1_VALUES:
             raise InvalidMoveError(f"{card} is not a Schotten Totten card; values run 1 to 9.")
         if isinstance(card, TacticCard) and card.kind not in ST1_TACTICS:
             raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten 2 card.")
-        hand = self.hands[p] if hand is None else hand
-        found = pick(card, hand)
-        if found is None:
-            held = format_cards(sort_cards(hand))
-            raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
-        return found
 
     def _phase_hint(self, wanted: str | None = None) -> str:
         now = {

@@ -19,11 +19,11 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.events import Event
+from engine.matchplay import MatchPlay
 from engine.outcome import Outcome
 from engine.rng import Rng
 from engine.st1.board import Options
 from engine.st1.game import Game
-from engine.st1.moves import Move, Resign
 from engine.st1.view import MatchInfo, View
 
 WIN_POINTS = 5
@@ -144,7 +144,7 @@ def round_points(outcome: Outcome, stones: tuple[int, int]) -> tuple[int, int]:
     )
 
 
-class Match:
+class Match(MatchPlay):
     """A match of Schotten Totten rounds, driven like a single game."""
 
     kind = "st1"
@@ -179,20 +179,6 @@ class Match:
             rng.next_u64()
         return rng.next_u64() if index else self.seed
 
-    # The same calls as a game ------------------------------------------------------------------
-
-    @property
-    def to_decide(self) -> int | None:
-        return None if self.outcome is not None else self.game.to_decide
-
-    @property
-    def winner(self) -> int | None:
-        return self.outcome.winner if self.outcome else None
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
-
     @property
     def scores(self) -> tuple[int, int]:
         return (sum(r.points[0] for r in self.rounds), sum(r.points[1] for r in self.rounds))
@@ -200,11 +186,6 @@ class Match:
     @property
     def round_number(self) -> int:
         return len(self.rounds) + (0 if self.outcome is not None else 1)
-
-    @property
-    def log(self) -> list[tuple[int, str]]:
-        """Every move of the match, rounds one after another."""
-        return self._earlier_log + self.game.log
 
     def game_results(self) -> list[dict[str, Any]]:
         """Each finished round: winner seat, termination name, and what it scored."""
@@ -217,24 +198,7 @@ class Match:
             for r in self.rounds
         ]
 
-    def legal_moves(self) -> list[Move]:
-        return [] if self.outcome is not None else self.game.legal_moves()
-
-    def parse_move(self, text: str, player: int | None = None) -> Move:
-        return self.game.parse_move(text, player)
-
-    def play(self, text: str, player: int | None = None) -> list[Event]:
-        return self.apply(self.parse_move(text, player), player)
-
-    def apply(self, move: Move, player: int | None = None) -> list[Event]:
-        if self.outcome is not None:
-            raise GameError("The match is over.")
-        events = self.game.apply(move, player)
-        if self.game.outcome is not None:
-            self._end_round(events, walked_away=isinstance(move, Resign))
-        return events
-
-    def _end_round(self, events: list[Event], *, walked_away: bool) -> None:
+    def _game_over(self, events: list[Event], *, walked_away: bool) -> None:
         g = self.game
         assert g.outcome is not None
         stones = (
@@ -259,8 +223,7 @@ class Match:
         winner = g.outcome.winner
         first = winner if winner is not None else 1 - g.first_player
         opts = Options(self.options.tactics, self.options.expert, first)
-        self._earlier_log = self.log
-        self.game = Game.new(opts, self._round_seed(len(self.rounds)))
+        self._next_game(Game.new(opts, self._round_seed(len(self.rounds))))
         events.append(RoundStarted(len(self.rounds) + 1, first))
 
     def _finished(self) -> bool:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.cards import ST2_COLORS, ST2_VALUES, AnyCard, Card, Tactic, TacticCard
 from engine.errors import InvalidMoveError
 from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, FormationType, Slot, Wild
+from engine.places import Place
 
 TILES = 7
 PLAYERS = (0, 1)
@@ -124,14 +125,11 @@ def as_slot(card: AnyCard) -> Slot:
 
 
 @dataclass(slots=True)
-class Tile:
+class Tile(Place):
     """One wall tile: which side is up, the cards on each side in the order played (the first
     is the closest to the wall, RULINGS ST2-6), and when each side became complete."""
 
-    number: int
     damaged: bool = False
-    sides: tuple[list[AnyCard], list[AnyCard]] = field(default_factory=lambda: ([], []))
-    completed_at: list[int | None] = field(default_factory=lambda: [None, None])
 
     @property
     def rules(self) -> FormationRules:
@@ -141,30 +139,11 @@ class Tile:
     def size(self) -> int:
         return TILE_RULES[self.number - 1][self.damaged].size
 
-    def complete(self, player: int) -> bool:
-        return len(self.sides[player]) >= TILE_RULES[self.number - 1][self.damaged].size
+    def slot_of(self, card: AnyCard) -> Slot:
+        return as_slot(card)
 
-    def has_room(self, player: int) -> bool:
-        return len(self.sides[player]) < TILE_RULES[self.number - 1][self.damaged].size
-
-    def slots(self, player: int) -> list[Slot]:
-        return [as_slot(c) for c in self.sides[player]]
-
-    def refresh(self, clock: int) -> None:
-        """Record when each side became complete; a side that lost a card is incomplete
-        again and its completion is decided afresh (RULINGS ST2-3)."""
-        for p in PLAYERS:
-            if self.complete(p):
-                if self.completed_at[p] is None:
-                    self.completed_at[p] = clock
-            else:
-                self.completed_at[p] = None
-
-    def first_complete(self) -> int | None:
-        a, b = self.completed_at
-        if a is None or b is None:
-            return None
-        return 0 if a < b else 1
+    def shape(self) -> tuple[object, ...]:
+        return (*self.sides[0], None, *self.sides[1], self.damaged)
 
     def describe(self) -> str:
         """For players: "tile 4 (gate, damaged): 4 cards, lower sum wins"."""

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
+from engine.cardgame import CardGame
 from engine.cards import (
     ST2_VALUES,
     AnyCard,
@@ -20,14 +21,13 @@ from engine.cards import (
     TacticCard,
     card_code,
     card_from_code,
-    format_cards,
     shuffled,
     siege_deck,
     sort_cards,
 )
 from engine.claims import ClaimCheck, check_place
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
-from engine.events import CardDrawn, Event, GameEnded, Passed, Resigned
+from engine.events import CardDrawn, Event, Passed
 from engine.moves import Done, Draw, Pass, Play, Resign, plays_of
 from engine.outcome import Outcome, Termination
 from engine.proof import Pool, evaluate
@@ -66,16 +66,17 @@ from engine.st2.moves import (
     Treason,
     parse_move,
 )
-from engine.table import pick
 
 # Siege cards in the order the proof wants them (value descending, then colour).
 _SIEGE_BY_VALUE = sorted(siege_deck(), key=lambda c: (-c.value, c.color.index))
 
 
-class Game:
+class Game(CardGame):
     """One game of Schotten Totten 2 (base or Tactical variant)."""
 
     kind = "st2"
+    OVER = Phase.OVER
+    CARDS_BY_VALUE = _SIEGE_BY_VALUE
 
     def __init__(self, options: Options, seed: int) -> None:
         """A game before the deal; use `Game.new`."""
@@ -99,9 +100,12 @@ class Game:
         self.exchange_first: list[AnyCard] = []
         self.outcome: Outcome | None = None
         self.log: list[tuple[int, str]] = []
-        self._pool: tuple[int, Pool] | None = None
-        self._controls: dict[int, list[int]] = {}
-        self._witness: dict[int, tuple[tuple[object, ...], ClaimCheck]] = {}
+        self._controls: dict[int, list[int]] = {}  # keyed by clock
+        self._init_caches()
+
+    @property
+    def places(self) -> list[Tile]:
+        return self.tiles
 
     @property
     def defender(self) -> int:
@@ -126,13 +130,6 @@ class Game:
         game._advance([])
         return game
 
-    @classmethod
-    def replay(cls, options: Options, seed: int, log: Iterable[tuple[int, str]]) -> Game:
-        game = cls.new(options, seed)
-        for player, text in log:
-            game.play(text, player=player)
-        return game
-
     # What may happen now -------------------------------------------------------------------------
 
     @property
@@ -144,14 +141,6 @@ class Game:
         if self.phase is Phase.EXCHANGE and self.exchange_giver is not None:
             return self.exchange_giver
         return self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def winner(self) -> int | None:
-        return self.outcome.winner if self.outcome else None
 
     @property
     def damaged_tiles(self) -> int:
@@ -233,32 +222,9 @@ class Game:
         return check_place(self.tile(tile), self.attacker, self.unseen(), noun="tile", verb="take")
 
     def _control_check(self, tile: Tile) -> ClaimCheck:
-        a = self.attacker
-        if not tile.complete(a):
+        if not tile.complete(self.attacker):
             return _NO_CONTROL
-        pool = self.unseen()
-        shape = (*tile.sides[0], None, *tile.sides[1], tile.damaged)
-        cached = self._witness.get(tile.number)
-        if cached is not None and cached[0] == shape:
-            completion = cached[1].completion
-            assert completion is not None
-            if all(c in pool for c in completion.added):
-                return cached[1]
-        check = check_place(tile, a, pool, noun="tile", verb="take")
-        if check.completion is not None:
-            self._witness[tile.number] = (shape, check)
-        return check
-
-    def unseen(self) -> Pool:
-        """RULINGS ST2-4: siege cards neither on the wall nor in the discard pile."""
-        if self._pool is None or self._pool[0] != self.clock:
-            seen = {c.code for c in self.discard}
-            for t in self.tiles:
-                seen.update(c.code for c in t.sides[0])
-                seen.update(c.code for c in t.sides[1])
-            unseen = [c for c in _SIEGE_BY_VALUE if c.code not in seen]
-            self._pool = (self.clock, Pool.presorted(unseen))
-        return self._pool[1]
+        return self._proof(tile, self.attacker, _take)  # type: ignore[arg-type]
 
     # Making moves -----------------------------------------------------------------------------
 
@@ -292,9 +258,6 @@ class Game:
                 own.append(card)
             move = Give(tuple(sort_cards(own)))
         return move
-
-    def play(self, text: str, player: int | None = None) -> list[Event]:
-        return self.apply(self.parse_move(text, player), player)
 
     def apply(self, move: Move, player: int | None = None) -> list[Event]:
         """Apply a move for `player` (default: whoever must decide). Raises a GameError,
@@ -334,14 +297,6 @@ class Game:
         self.clock += 1
         self.log.append((p, str(move)))
         self._advance(events)
-        return events
-
-    def _resign(self, p: int, move: Resign) -> list[Event]:
-        self.clock += 1
-        self.log.append((p, str(move)))
-        events: list[Event] = [Resigned(p, move.timeout)]
-        why = Termination.TIMEOUT if move.timeout else Termination.RESIGNED
-        self._finish(Outcome(1 - p, why), events)
         return events
 
     def _apply_retreat(self, p: int, move: Retreat, events: list[Event]) -> None:
@@ -545,11 +500,6 @@ class Game:
         self.turn = 1 - self.turn
         self.phase = Phase.PREPARE
 
-    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
-        self.outcome = outcome
-        self.phase = Phase.OVER
-        events.append(GameEnded(outcome))
-
     # Checks shared by moves ---------------------------------------------------------------------
 
     def tile(self, number: int) -> Tile:
@@ -565,20 +515,13 @@ class Game:
                 f"Your side of tile {tile.number} is full: it takes {tile.size} cards."
             )
 
-    def own_card(self, card: AnyCard, p: int, *, hand: list[AnyCard] | None = None) -> AnyCard:
-        """The card from the player's hand that the text names (either Joker for "joker")."""
+    def check_card(self, card: AnyCard) -> None:
         if isinstance(card, Card) and card.value not in ST2_VALUES:
             raise InvalidMoveError(f"{card} is not a siege card; values run 0 to 11.")
         if isinstance(card, Card) and card.color.letter == "O":
             raise InvalidMoveError("There are no orange cards in Schotten Totten 2.")
         if isinstance(card, TacticCard) and card.kind not in ST2_TACTICS:
             raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten (first game) card.")
-        hand = self.hands[p] if hand is None else hand
-        found = pick(card, hand)
-        if found is None:
-            held = format_cards(sort_cards(hand))
-            raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
-        return found
 
     def _phase_hint(self, wanted: str | None = None) -> str:
         attacking = self.turn == self.attacker
@@ -671,3 +614,7 @@ class Game:
 
 
 _NO_CONTROL = ClaimCheck(False, "")
+
+
+def _take(tile: Tile, attacker: int, unseen: Pool) -> ClaimCheck:
+    return check_place(tile, attacker, unseen, noun="tile", verb="take")

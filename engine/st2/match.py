@@ -13,13 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import GameError
 from engine.events import Event
+from engine.matchplay import MatchPlay
 from engine.outcome import Outcome
 from engine.rng import Rng
 from engine.st2.board import Options
 from engine.st2.game import Game
-from engine.st2.moves import Move, Resign
 from engine.st2.view import RevengeInfo, View
 
 
@@ -123,7 +122,7 @@ def result_of(game: Game) -> SiegeResult:
     return SiegeResult(game.attacker, game.outcome, len(game.deck), intact, game.cauldrons)
 
 
-class Match:
+class Match(MatchPlay):
     """A single siege or a revenge match, driven like a single game."""
 
     kind = "st2"
@@ -150,22 +149,6 @@ class Match:
             m.play(text, player)
         return m
 
-    @property
-    def to_decide(self) -> int | None:
-        return None if self.outcome is not None else self.game.to_decide
-
-    @property
-    def winner(self) -> int | None:
-        return self.outcome.winner if self.outcome else None
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def log(self) -> list[tuple[int, str]]:
-        return self._earlier_log + self.game.log
-
     def game_results(self) -> list[dict[str, Any]]:
         """Each finished siege: winner seat, termination name, and the tie-break figures."""
         return [
@@ -182,28 +165,10 @@ class Match:
             for r in self.results
         ]
 
-    def legal_moves(self) -> list[Move]:
-        return [] if self.outcome is not None else self.game.legal_moves()
-
-    def parse_move(self, text: str, player: int | None = None) -> Move:
-        return self.game.parse_move(text, player)
-
-    def play(self, text: str, player: int | None = None) -> list[Event]:
-        return self.apply(self.parse_move(text, player), player)
-
-    def apply(self, move: Move, player: int | None = None) -> list[Event]:
-        if self.outcome is not None:
-            raise GameError("The match is over.")
-        events = self.game.apply(move, player)
-        if self.game.outcome is not None:
-            self._end_game(events, walked_away=isinstance(move, Resign))
-        return events
-
-    def _end_game(self, events: list[Event], *, walked_away: bool) -> None:
+    def _game_over(self, events: list[Event], *, walked_away: bool) -> None:
         result = result_of(self.game)
         self.results.append(result)
         if walked_away or not self.revenge:
-            # README R-4: resigning gives up the whole match.
             self.outcome = self.game.outcome
             if self.revenge:
                 events.append(RevengeEnded(result.outcome, "the other player walked away"))
@@ -212,8 +177,7 @@ class Match:
             events.append(SiegeEnded(1, result))
             # The second game: roles swapped, a fresh shuffle from the match's seed.
             opts = dataclasses.replace(self.options, attacker=1 - result.attacker)
-            self._earlier_log = self.log
-            self.game = Game.new(opts, Rng(self.seed).next_u64())
+            self._next_game(Game.new(opts, Rng(self.seed).next_u64()))
             return
         winner, how = decide(self.results)
         self.outcome = Outcome(winner, result.outcome.termination)

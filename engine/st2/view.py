@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import AnyCard, TacticCard, format_cards, sort_cards
 from engine.formations import Formation
-from engine.moves import public_text
+from engine.moves import last_public_move
 from engine.outcome import Outcome
 from engine.proof import evaluate
 from engine.st2.board import GATE
@@ -121,13 +121,6 @@ class View:
         return "\n".join(lines)
 
 
-def _last_move(log: list[tuple[int, str]], viewer: int | None) -> tuple[int, str] | None:
-    if not log:
-        return None
-    mover, text = log[-1]
-    return mover, public_text(text, mover, viewer)
-
-
 def make_view(game: Game, viewer: int | None) -> View:
     tiles = []
     for t in game.tiles:
@@ -169,6 +162,6 @@ def make_view(game: Game, viewer: int | None) -> View:
         to_decide=game.to_decide,
         phase=game.phase.value,
         legal_moves=tuple(str(m) for m in game.legal_moves()) if deciding else (),
-        last_move=_last_move(game.log, viewer),
+        last_move=last_public_move(game.log, viewer),
         outcome=game.outcome,
     )

@@ -1,0 +1,133 @@
+"""What both games share as state objects: replay, resigning, the end, reading a card from
+a player's hand, the unseen cards, and a cached claim (or control) proof."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Self
+
+from engine.cards import AnyCard, Card, format_cards, sort_cards
+from engine.claims import ClaimCheck
+from engine.errors import IllegalMoveError
+from engine.events import Event, GameEnded, Resigned
+from engine.moves import Resign
+from engine.outcome import Outcome, Termination
+from engine.places import Place
+from engine.proof import Pool
+from engine.table import pick
+
+
+class CardGame:
+    """Base of `engine.st1.Game` and `engine.st2.Game`. Subclasses set the class attributes
+    and hold the state: `log`, `clock`, `outcome`, `phase`, `hands`, `discard`, `places`."""
+
+    kind: ClassVar[str]
+    OVER: ClassVar[Any]  # the game's Phase for "over"
+    CARDS_BY_VALUE: ClassVar[Sequence[Card]]  # the whole deck, value descending
+
+    log: list[tuple[int, str]]
+    clock: int
+    outcome: Outcome | None
+    phase: Any
+    hands: tuple[list[AnyCard], list[AnyCard]]
+    discard: list[AnyCard]
+
+    def _init_caches(self) -> None:
+        # Keyed by `clock`, which moves on after every change to the table.
+        self._pool: tuple[int, Pool] | None = None
+        # The last failed proof per (place, player) with its beating completion. While the
+        # place is unchanged and those cards are still unseen, the same completion still
+        # beats the claim, so the answer stands without a new proof.
+        self._witness: dict[tuple[int, int], tuple[tuple[object, ...], ClaimCheck]] = {}
+
+    @property
+    def places(self) -> Sequence[Place]:
+        raise NotImplementedError
+
+    @classmethod
+    def new(cls, options: Any = None, seed: int = 0) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    def replay(cls, options: Any, seed: int, log: Iterable[tuple[int, str]]) -> Self:
+        """Rebuild a game from its options, seed and move log."""
+        game = cls.new(options, seed)
+        for player, text in log:
+            game.play(text, player=player)
+        return game
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner if self.outcome else None
+
+    def parse_move(self, text: str, player: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def apply(self, move: Any, player: int | None = None) -> list[Event]:
+        raise NotImplementedError
+
+    def play(self, text: str, player: int | None = None) -> list[Event]:
+        """Parse and apply a move given as text."""
+        return self.apply(self.parse_move(text, player), player)
+
+    def _resign(self, p: int, move: Resign) -> list[Event]:
+        self.clock += 1
+        self.log.append((p, str(move)))
+        events: list[Event] = [Resigned(p, move.timeout)]
+        why = Termination.TIMEOUT if move.timeout else Termination.RESIGNED
+        self._finish(Outcome(1 - p, why), events)
+        return events
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.phase = self.OVER
+        events.append(GameEnded(outcome))
+
+    def check_card(self, card: AnyCard) -> None:
+        """Raise InvalidMoveError if `card` does not exist in this game."""
+        raise NotImplementedError
+
+    def own_card(self, card: AnyCard, p: int, *, hand: list[AnyCard] | None = None) -> AnyCard:
+        """The card from the player's hand that the text names (the lower Joker for
+        "joker"), or a player-facing error naming what they do hold."""
+        self.check_card(card)
+        hand = self.hands[p] if hand is None else hand
+        found = pick(card, hand)
+        if found is None:
+            held = format_cards(sort_cards(hand))
+            raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
+        return found
+
+    def unseen(self) -> Pool:
+        """Cards of the deck not face-up: neither on the table nor in the discard pile
+        (RULINGS ST1-4, ST2-4). The hands and the deck, in other words."""
+        if self._pool is None or self._pool[0] != self.clock:
+            seen = {c.code for c in self.discard}
+            for place in self.places:
+                seen.update(c.code for c in place.sides[0])
+                seen.update(c.code for c in place.sides[1])
+            unseen = [c for c in self.CARDS_BY_VALUE if c.code not in seen]
+            self._pool = (self.clock, Pool.presorted(unseen))
+        return self._pool[1]
+
+    def _proof(
+        self, place: Place, player: int, check: Callable[[Place, int, Pool], ClaimCheck]
+    ) -> ClaimCheck:
+        """`check(place, player, unseen)`, reusing a failed answer while it still holds."""
+        pool = self.unseen()
+        key = (place.number, player)
+        shape = place.shape()
+        cached = self._witness.get(key)
+        if cached is not None and cached[0] == shape:
+            completion = cached[1].completion
+            assert completion is not None
+            if all(c in pool for c in completion.added):
+                return cached[1]
+        answer = check(place, player, pool)
+        if answer.completion is not None:
+            self._witness[key] = (shape, answer)
+        return answer
