@@ -29,8 +29,6 @@ only deck, a forced pass) happens at once, as in play.
 
 from __future__ import annotations
 
-import re
-
 from engine.cards import (
     AnyCard,
     Card,
@@ -38,75 +36,32 @@ from engine.cards import (
     TacticCard,
     card_code,
     clan_deck,
-    parse_card,
     shuffled,
 )
 from engine.errors import InvalidMoveError, PositionError
+from engine.positions import PositionText, player
+from engine.positions import cards as read_cards
 from engine.rng import Rng
 from engine.st1.board import ELITE, MODES, STONES, Options, Phase, tactic_deck
 from engine.st1.game import Game
-
-_PLAYER = {"p1": 0, "p2": 1, "1": 0, "2": 1}
-
-
-def _player(word: str, line: str) -> int:
-    if word.lower() not in _PLAYER:
-        raise PositionError(f"{line!r}: players are P1 and P2, not {word!r}")
-    return _PLAYER[word.lower()]
-
-
-def _cards(text: str, line: str) -> list[AnyCard]:
-    text = text.strip()
-    if text in ("", "-"):
-        return []
-    try:
-        return [parse_card(w) for w in text.split()]
-    except InvalidMoveError as e:
-        raise PositionError(f"{line!r}: {e}") from None
 
 
 def parse_position(text: str) -> Game:
     """Build a game from the position format above. Raises PositionError when it is not
     well formed or puts a card in two places."""
-    fields: dict[str, str] = {}
-    stones: dict[int, str] = {}
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if ":" not in line:
-            raise PositionError(f"{line!r}: expected `key: value`")
-        key = re.sub(r"\s+", " ", line.split(":", 1)[0].strip().lower())
-        m = re.fullmatch(r"stone (\d+)", key)
-        if m:
-            n = int(m.group(1))
-            if not 1 <= n <= STONES:
-                raise PositionError(f"{line!r}: stones are numbered 1 to 9")
-            stones[n] = line
-        elif key in fields:
-            raise PositionError(f"{key!r} is given twice")
-        else:
-            fields[key] = line
     known = {"variant", "seed", "turn", "hand p1", "hand p2", "deck", "tactic deck", "discard"}
     known |= {"tactics played", "last claim"}
-    for key in fields:
-        if key not in known:
-            raise PositionError(f"unknown line {fields[key]!r}")
-
-    def value(key: str, default: str = "") -> str:
-        return fields[key].split(":", 1)[1].strip() if key in fields else default
+    pos = PositionText(text, place="stone", count=STONES, known=known)
+    fields, stones, value = pos.fields, pos.places, pos.value
 
     try:
         options = Options.from_variant(value("variant", "classic"))
     except InvalidMoveError as e:
         raise PositionError(str(e)) from None
-    seed_text = value("seed", "0")
-    if not seed_text.isdigit():
-        raise PositionError(f"the seed must be a whole number, not {seed_text!r}")
-    game = Game(options, int(seed_text))
+    game = Game(options, pos.seed())
 
     turn_words = value("turn", "P1").split()
-    game.turn = _player(turn_words[0], fields.get("turn", "turn"))
+    game.turn = player(turn_words[0], fields.get("turn", "turn"))
     game.first_player = game.turn
     try:
         game.phase = Phase(turn_words[1].lower()) if len(turn_words) > 1 else Phase.PLAY
@@ -115,20 +70,18 @@ def parse_position(text: str) -> Game:
 
     placed: list[AnyCard] = []
     for p, key in enumerate(("hand p1", "hand p2")):
-        game.hands[p].extend(_cards(value(key), fields.get(key, key)))
+        game.hands[p].extend(read_cards(value(key), fields.get(key, key)))
         placed.extend(game.hands[p])
     for n, line in sorted(stones.items()):
         _parse_stone(game, n, line)
         stone = game.stones[n - 1]
         placed.extend(stone.sides[0] + stone.sides[1] + stone.modes)
-    game.discard = _cards(value("discard"), fields.get("discard", ""))
+    game.discard = read_cards(value("discard"), fields.get("discard", ""))
     placed.extend(game.discard)
     empty_deck = value("deck").lower() == "empty"
-    top = [] if empty_deck else _cards(value("deck"), fields.get("deck", ""))
+    top = read_cards(value("deck"), pos.line("deck"))  # "empty" reads as no cards
     empty_tactics = value("tactic deck").lower() == "empty"
-    tactic_top = (
-        [] if empty_tactics else _cards(value("tactic deck"), fields.get("tactic deck", ""))
-    )
+    tactic_top = read_cards(value("tactic deck"), pos.line("tactic deck"))
     placed.extend(top + tactic_top)
 
     codes = [card_code(c) for c in placed]
@@ -175,7 +128,7 @@ def parse_position(text: str) -> Game:
         for p in (0, 1)
     ]
     if "last claim" in fields:
-        game.last_claimer = _player(value("last claim"), fields["last claim"])
+        game.last_claimer = player(value("last claim"), fields["last claim"])
     game.clock = 2  # after every completion written in the position
     game._advance([])
     return game
@@ -196,14 +149,14 @@ def _parse_stone(game: Game, n: int, line: str) -> None:
         if word in ("claimed", "first"):
             if i + 1 >= len(flags):
                 raise PositionError(f"{line!r}: say who, as in `{word} P1`")
-            who = _player(flags[i + 1], line)
+            who = player(flags[i + 1], line)
             if word == "claimed":
                 stone.claimed_by = who
             else:
                 first = who
             i += 2
             continue
-        card = _cards(word, line)[0]
+        card = read_cards(word, line)[0]
         if not (isinstance(card, TacticCard) and card.kind in MODES):
             raise PositionError(
                 f"{line!r}: {flags[i]!r} is not a flag (claimed, first, mud, blind)"
@@ -212,7 +165,7 @@ def _parse_stone(game: Game, n: int, line: str) -> None:
         i += 1
     stone.set_modes(modes)
     for p in (0, 1):
-        cards = _cards(parts[p], line)
+        cards = read_cards(parts[p], line)
         for c in cards:
             if isinstance(c, TacticCard) and c.kind not in ELITE:
                 raise PositionError(f"{line!r}: {c} cannot stand on a side of a stone")

@@ -24,15 +24,14 @@ that needs no decision happens at once, as in play.
 
 from __future__ import annotations
 
-import re
-
-from engine.cards import AnyCard, Card, TacticCard, card_code, parse_card, shuffled, siege_deck
+from engine.cards import AnyCard, Card, TacticCard, card_code, shuffled, siege_deck
 from engine.errors import InvalidMoveError, PositionError
+from engine.positions import PositionText, player
+from engine.positions import cards as read_cards
 from engine.rng import Rng
 from engine.st2.board import ACTIONS, CAULDRONS, ELITE, TILES, Options, Phase, tactic_deck
 from engine.st2.game import Game
 
-_PLAYER = {"p1": 0, "p2": 1}
 _KNOWN = {
     "variant",
     "seed",
@@ -50,60 +49,19 @@ _KNOWN = {
 }
 
 
-def _player(word: str, line: str) -> int:
-    if word.lower() not in _PLAYER:
-        raise PositionError(f"{line!r}: players are P1 and P2, not {word!r}")
-    return _PLAYER[word.lower()]
-
-
-def _cards(text: str, line: str) -> list[AnyCard]:
-    text = text.strip()
-    if text in ("", "-", "empty"):
-        return []
-    try:
-        return [parse_card(w) for w in text.split()]
-    except InvalidMoveError as e:
-        raise PositionError(f"{line!r}: {e}") from None
-
-
 def parse_position(text: str) -> Game:
     """Build a game from the format above; PositionError says what is wrong."""
-    fields: dict[str, str] = {}
-    tiles: dict[int, str] = {}
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if ":" not in line:
-            raise PositionError(f"{line!r}: expected `key: value`")
-        key = re.sub(r"\s+", " ", line.split(":", 1)[0].strip().lower())
-        m = re.fullmatch(r"tile (\d+)", key)
-        if m:
-            n = int(m.group(1))
-            if not 1 <= n <= TILES:
-                raise PositionError(f"{line!r}: wall tiles are numbered 1 to 7")
-            tiles[n] = line
-        elif key not in _KNOWN:
-            raise PositionError(f"unknown line {line!r}")
-        elif key in fields:
-            raise PositionError(f"{key!r} is given twice")
-        else:
-            fields[key] = line
-
-    def value(key: str, default: str = "") -> str:
-        return fields[key].split(":", 1)[1].strip() if key in fields else default
+    pos = PositionText(text, place="tile", count=TILES, known=_KNOWN)
+    fields, tiles, value = pos.fields, pos.places, pos.value
 
     try:
         options = Options.from_variant(value("variant", "siege"))
     except InvalidMoveError as e:
         raise PositionError(str(e)) from None
-    seed = value("seed", "0")
-    if not seed.isdigit():
-        raise PositionError(f"the seed must be a whole number, not {seed!r}")
-    game = Game(options, int(seed))
-    game.attacker = _player(value("attacker", "P1"), fields.get("attacker", "attacker"))
+    game = Game(options, pos.seed())
+    game.attacker = player(value("attacker", "P1"), fields.get("attacker", "attacker"))
     turn = value("turn", "P1").split()
-    game.turn = _player(turn[0], fields.get("turn", "turn"))
+    game.turn = player(turn[0], fields.get("turn", "turn"))
     try:
         game.phase = Phase(turn[1].lower()) if len(turn) > 1 else Phase.PREPARE
     except ValueError:
@@ -111,22 +69,22 @@ def parse_position(text: str) -> Game:
 
     placed: list[AnyCard] = []
     for p, key in enumerate(("hand p1", "hand p2")):
-        game.hands[p].extend(_cards(value(key), fields.get(key, key)))
+        game.hands[p].extend(read_cards(value(key), fields.get(key, key)))
     placed += game.hands[0] + game.hands[1]
     for n, line in sorted(tiles.items()):
         _parse_tile(game, n, line)
         placed += game.tiles[n - 1].sides[0] + game.tiles[n - 1].sides[1]
-    game.discard = _cards(value("discard"), fields.get("discard", ""))
+    game.discard = read_cards(value("discard"), fields.get("discard", ""))
     placed += game.discard
     for p, key in enumerate(("actions p1", "actions p2")):
-        acts = _cards(value(key), fields.get(key, key))
+        acts = read_cards(value(key), fields.get(key, key))
         if any(not (isinstance(c, TacticCard) and c.kind in ACTIONS) for c in acts):
             raise PositionError(f"{fields[key]!r}: only action cards are kept beside a player")
         game.actions[p].extend(acts)  # type: ignore[arg-type]
         placed += acts
     deck_text, tactic_text = value("deck"), value("tactic deck")
-    top = _cards(deck_text, fields.get("deck", ""))
-    tactic_top = _cards(tactic_text, fields.get("tactic deck", ""))
+    top = read_cards(deck_text, fields.get("deck", ""))
+    tactic_top = read_cards(tactic_text, fields.get("tactic deck", ""))
     placed += top + tactic_top
 
     codes = [card_code(c) for c in placed]
@@ -184,12 +142,12 @@ def _parse_tile(game: Game, n: int, line: str) -> None:
             tile.damaged = True
             i += 1
         elif word == "first" and i + 1 < len(flags):
-            first = _player(flags[i + 1], line)
+            first = player(flags[i + 1], line)
             i += 2
         else:
             raise PositionError(f"{line!r}: {flags[i]!r} is not a flag (damaged, first P1)")
     for p in (0, 1):
-        cards = _cards(parts[p], line)
+        cards = read_cards(parts[p], line)
         for c in cards:
             if isinstance(c, TacticCard) and c.kind not in ELITE:
                 raise PositionError(f"{line!r}: {c} cannot stand on the wall")
