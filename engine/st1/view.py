@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import AnyCard, TacticCard, format_cards, sort_cards
 from engine.formations import Formation
-from engine.moves import public_text
+from engine.moves import last_public_move
 from engine.outcome import Outcome
 from engine.proof import evaluate
 
@@ -69,6 +69,11 @@ class View:
     outcome: Outcome | None
     stones_held: tuple[int, int]
     match: MatchInfo | None = None
+    # Public facts that a computer player needs to rebuild a game consistent with this view
+    # (everyone saw them happen, but the table alone no longer shows them):
+    jokers_played: tuple[bool, bool] = (False, False)  # RULINGS ST1-11, README R-9
+    last_claimer: int | None = None  # who claimed the most recent stone (RULINGS ST1-9)
+    recruit_left: int = 0  # Recruiter draws still to make (RULINGS ST1-13)
 
     def playable(self) -> frozenset[AnyCard]:
         """Cards in the viewer's hand that some legal move plays now."""
@@ -118,13 +123,6 @@ class View:
         return "\n".join(lines)
 
 
-def _last_move(log: list[tuple[int, str]], viewer: int | None) -> tuple[int, str] | None:
-    if not log:
-        return None
-    mover, text = log[-1]
-    return mover, public_text(text, mover, viewer)
-
-
 def make_view(game: Game, viewer: int | None) -> View:
     stones = []
     for s in game.stones:
@@ -164,7 +162,10 @@ def make_view(game: Game, viewer: int | None) -> View:
         to_decide=game.to_decide,
         phase=game.phase.value,
         legal_moves=tuple(str(m) for m in game.legal_moves()) if deciding else (),
-        last_move=_last_move(game.log, viewer),
+        last_move=last_public_move(game.log, viewer),
         outcome=game.outcome,
         stones_held=(held[0], held[1]),
+        jokers_played=(game.joker_played[0], game.joker_played[1]),
+        last_claimer=game.last_claimer,
+        recruit_left=game.recruit_left,
     )

@@ -419,3 +419,53 @@ def test_text_rendering_shows_the_board():
     assert "claimed by Alice: colour run R7 R8 R9 (24)" in text
     assert "your hand (Alice): R1" in text
     assert "to move: Alice" in text
+
+
+def test_view_shows_the_public_facts_a_computer_player_needs():
+    # RULINGS ST1-11 (one Joker each, README R-9), ST1-9 (the last claimer breaks a
+    # stalemate) and ST1-13 (the Recruiter's draws left): public facts the table no longer
+    # shows, so that a player can rebuild a game from its view.
+    g = parse_position(
+        """
+        variant: tactics
+        turn: P1
+        hand P1: recruiter R1 R2 R3 R4 R5 R6
+        hand P2: B1 B2 B3 B4 B5 B6 B7
+        stone 2: joker1 | G1 G2 G3 | claimed P2
+        last claim: P2
+        tactics played: 1 1
+        """
+    )
+    for viewer in (0, 1, None):
+        v = g.view(viewer)
+        assert v.jokers_played == (True, False)
+        assert v.last_claimer == 1
+        assert v.recruit_left == 0
+    g.play("recruiter")
+    g.play("draw clan")
+    assert g.view(1).recruit_left == g.recruit_left == 2
+    assert g.view(None).recruit_left == 2
+
+
+def test_views_never_show_hidden_cards_in_a_whole_tactics_game():
+    import random
+
+    g = Game.new(Options(tactics=True, expert=True), seed=21)
+    rng = random.Random(21)
+    returned: dict[int | None, set[str]] = {0: set(), 1: set(), None: set()}
+    while not g.is_over:
+        for viewer in (0, 1, None):
+            hidden = {str(c) for c in g.deck} | {str(c) for c in g.tactic_deck}
+            for p in (0, 1):
+                if p != viewer:
+                    hidden |= {str(c) for c in g.hands[p]}
+            # A player knows the cards they put back under the decks themselves.
+            hidden -= returned[viewer]
+            # Only the one Joker kind is ever named; "joker" alone could be either copy.
+            hidden.discard("joker")
+            assert not hidden & set(flatten(g.view(viewer)))
+        mover = g.turn
+        move = rng.choice(g.legal_moves())
+        if str(move).startswith("return"):
+            returned[mover] |= set(str(move).split()[1:])
+        g.apply(move)

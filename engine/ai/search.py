@@ -1,0 +1,164 @@
+"""Information-set Monte Carlo tree search (single observer), for both games.
+
+One tree is grown over the searching player's information set. Every iteration deals a
+fresh world from the view (`engine.ai.worlds`: the other hand and the decks at random,
+everything seen as seen), walks down the tree choosing among the moves legal *in that
+world* (so the opponent's moves are the ones their dealt hand allows), adds one node, and
+scores the position reached with the game's evaluation from the searcher's side. A child's
+statistics count the iterations in which it was available, so that a move legal in few
+worlds is not judged against the others as if it were always there (Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", 2012).
+
+The game-specific parts come from a `SearchRules`: which moves are made by rule without
+search (claims, ending the turn, ...), the order in which moves are worth trying, and the
+evaluation. The root's moves start with the evaluation of the position each one leaves,
+as if seen a few times already, so that a small budget still plays sensibly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.ai.worlds import AnyGame, AnyView, sample_world
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much to search: iterations (deterministic, unlike a time limit), how many moves
+    to consider at the root and below it, and how many decisions deep to go."""
+
+    iterations: int = 200
+    root_width: int = 8
+    width: int = 4
+    depth: int = 4
+    exploration: float = 0.15
+    prior_visits: float = 2.0
+
+
+class SearchRules(Protocol):
+    """What the search needs to know about a game, for one searching player."""
+
+    def auto_move(self, game: Any, moves: Sequence[Any]) -> Any | None:
+        """The move made by rule without search, or None."""
+
+    def rank(self, game: Any, moves: Sequence[Any]) -> list[tuple[float, Any]]:
+        """The searcher's moves with the value of the position each leaves, best first."""
+
+    def order(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+        """Any player's moves, most promising first, cheaply."""
+
+    def value(self, game: Any) -> float:
+        """The searcher's chance of winning in this position, from their own knowledge."""
+
+
+class Node:
+    """Statistics of one move in the tree, from the searcher's side."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self, visits: float = 0.0, total: float = 0.0) -> None:
+        self.visits = visits
+        self.total = total
+        self.available = visits
+        # Keyed by the move itself: moves are small frozen values, equal across worlds.
+        self.children: dict[Any, Node] = {}
+
+
+def search(view: AnyView, rules: SearchRules, budget: Budget, rng: random.Random) -> str:
+    """The searcher's move for this view, as its text."""
+    me = view.viewer
+    world = sample_world(view, rng)
+    moves = world.legal_moves()
+    chosen = rules.auto_move(world, moves)
+    if chosen is not None:
+        return str(chosen)
+    ranked = rules.rank(world, moves)[: budget.root_width]
+    if len(ranked) == 1 or budget.iterations <= 0:
+        return str(ranked[0][1])
+    root = Node()
+    for value, move in ranked:
+        # The position a move leaves, judged directly, counts as a few visits already.
+        root.children[move] = Node(budget.prior_visits, budget.prior_visits * value)
+    root_moves = [m for _, m in ranked]
+    for _ in range(budget.iterations):
+        world = sample_world(view, rng)
+        _iterate(world, me, root, root_moves, rules, budget)
+    best = max(root_moves, key=lambda m: (root.children[m].visits, _mean(root.children[m])))
+    return str(best)
+
+
+def _iterate(
+    world: AnyGame,
+    me: int | None,
+    root: Node,
+    root_moves: list[Any],
+    rules: SearchRules,
+    budget: Budget,
+) -> None:
+    path = [root]
+    node = root
+    depth = 0
+    while True:
+        if depth > 0 and not _auto(world, rules):
+            break
+        if world.is_over or depth >= budget.depth:
+            break
+        player = world.to_decide
+        # The searcher's own moves at the root are the same in every world: the view says.
+        moves = (
+            root_moves if depth == 0 else rules.order(world, world.legal_moves())[: budget.width]
+        )
+        if not moves:
+            break
+        fresh = None
+        for m in moves:
+            child = node.children.get(m)
+            if child is None:
+                if fresh is None:
+                    fresh = m
+            else:
+                child.available += 1
+        if fresh is not None:
+            child = node.children[fresh] = Node()
+            child.available = 1
+            world.apply(fresh)
+            path.append(child)
+            _auto(world, rules)
+            break
+        mine = player == me
+        pick = max(moves, key=lambda m: _ucb(node.children[m], mine, budget.exploration))
+        world.apply(pick)
+        node = node.children[pick]
+        path.append(node)
+        depth += 1
+    value = rules.value(world)
+    for n in path:
+        n.visits += 1
+        n.total += value
+
+
+def _auto(world: AnyGame, rules: SearchRules) -> bool:
+    """Make the moves made by rule; False once the game is over."""
+    while not world.is_over:
+        moves = world.legal_moves()
+        chosen = rules.auto_move(world, moves)
+        if chosen is None:
+            return True
+        world.apply(chosen)
+    return False
+
+
+def _mean(node: Node) -> float:
+    return node.total / node.visits if node.visits else 0.5
+
+
+def _ucb(node: Node, mine: bool, c: float) -> float:
+    """UCB1 counting the iterations in which the move was available (ISMCTS)."""
+    if node.visits <= 0:
+        return math.inf
+    mean = _mean(node) if mine else 1.0 - _mean(node)
+    return mean + c * math.sqrt(math.log(max(node.available, 1.0)) / node.visits)

@@ -1,0 +1,34 @@
+"""The search's view of Schotten Totten 2: the policy's rules and evaluation, for one player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.ai import st2_policy
+from engine.ai.st2_eval import Evaluator
+from engine.cards import AnyCard, card_code
+from engine.st2.game import Game
+from engine.st2.moves import Move
+
+
+class St2SearchRules:
+    """`engine.ai.search.SearchRules` for Schotten Totten 2, searching for player `me`."""
+
+    def __init__(self, me: int, hand: Sequence[AnyCard]) -> None:
+        self.judge = Evaluator(me)
+        # Positions are judged with the cards held at the root that are still held: cards
+        # drawn in a world are chance, already counted by the evaluation's supply.
+        self.root_hand = {card_code(c) for c in hand}
+
+    def auto_move(self, game: Game, moves: Sequence[Move]) -> Move | None:
+        return st2_policy.auto_move(game, moves)
+
+    def rank(self, game: Game, moves: Sequence[Move]) -> list[tuple[float, Move]]:
+        return st2_policy.rank_moves(game, moves, self.judge)
+
+    def order(self, game: Game, moves: Sequence[Move]) -> list[Move]:
+        return st2_policy.quick_order(game, moves)
+
+    def value(self, game: Game) -> float:
+        kept = [c for c in game.hands[self.judge.p] if card_code(c) in self.root_hand]
+        return self.judge.value(game, kept)
