@@ -36,7 +36,7 @@ class Budget:
     width: int = 4
     depth: int = 4
     exploration: float = 0.15
-    prior_visits: float = 2.0
+    prior_visits: float = 1.0
 
 
 class SearchRules(Protocol):
@@ -69,7 +69,13 @@ class Node:
 
 
 def search(view: AnyView, rules: SearchRules, budget: Budget, rng: random.Random) -> str:
-    """The searcher's move for this view, as its text."""
+    """The searcher's move for this view, as its text.
+
+    The root's moves share the iterations by sequential halving (Karnin, Koren and Somekh,
+    2013): in each round every move still in the running is tried in the same freshly
+    dealt worlds, so that they are compared on equal luck, and the worse half drops out.
+    Below the root, each trial grows the move's subtree as ISMCTS does.
+    """
     me = view.viewer
     world = sample_world(view, rng)
     moves = world.legal_moves()
@@ -80,38 +86,51 @@ def search(view: AnyView, rules: SearchRules, budget: Budget, rng: random.Random
     if len(ranked) == 1 or budget.iterations <= 0:
         return str(ranked[0][1])
     root = Node()
-    for value, move in ranked:
-        # The position a move leaves, judged directly, counts as a few visits already.
-        root.children[move] = Node(budget.prior_visits, budget.prior_visits * value)
-    root_moves = [m for _, m in ranked]
-    for _ in range(budget.iterations):
-        world = sample_world(view, rng)
-        _iterate(world, me, root, root_moves, rules, budget)
-    best = max(root_moves, key=lambda m: (root.children[m].visits, _mean(root.children[m])))
-    return str(best)
+    prior = {m: v for v, m in ranked}
+    alive = [m for _, m in ranked]
+    for m in alive:
+        root.children[m] = Node()
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    spent = 0
+    for r in range(rounds):
+        per = max(1, (budget.iterations - spent) // ((rounds - r) * len(alive)))
+        for _ in range(per):
+            seed = rng.getrandbits(64)
+            for m in alive:
+                _iterate(sample_world(view, random.Random(seed)), me, root, m, rules, budget)
+                spent += 1
+        alive.sort(key=lambda m: -_blend(root.children[m], prior[m], budget.prior_visits))
+        if r < rounds - 1:
+            alive = alive[: (len(alive) + 1) // 2]
+    return str(alive[0])
+
+
+def _blend(node: Node, prior: float, weight: float) -> float:
+    """A move's mean value, with its direct judgement counting as `weight` trials."""
+    return (node.total + weight * prior) / (node.visits + weight)
 
 
 def _iterate(
     world: AnyGame,
     me: int | None,
     root: Node,
-    root_moves: list[Any],
+    first: Any,
     rules: SearchRules,
     budget: Budget,
 ) -> None:
-    path = [root]
-    node = root
-    depth = 0
+    """One trial of the root move `first` in this world."""
+    node = root.children[first]
+    node.available += 1
+    world.apply(first)
+    path = [node]
+    depth = 1
     while True:
-        if depth > 0 and not _auto(world, rules):
+        if not _auto(world, rules):
             break
         if world.is_over or depth >= budget.depth:
             break
         player = world.to_decide
-        # The searcher's own moves at the root are the same in every world: the view says.
-        moves = (
-            root_moves if depth == 0 else rules.order(world, world.legal_moves())[: budget.width]
-        )
+        moves = rules.order(world, world.legal_moves())[: budget.width]
         if not moves:
             break
         fresh = None

@@ -18,7 +18,7 @@ from engine.cards import ST2_COLORS, ST2_VALUES, AnyCard, Card, siege_deck
 from engine.claims import check_place
 from engine.formations import FormationRules
 from engine.proof import Pool, evaluate
-from engine.st2.board import DAMAGED_TO_WIN, Tile
+from engine.st2.board import DAMAGED_TO_WIN, Phase, Tile
 from engine.st2.game import Game
 
 PALETTE = Palette(ST2_COLORS, tuple(ST2_VALUES))
@@ -88,7 +88,8 @@ class Evaluator:
         me, op = self.supplies(game, hand)
         att, dfn = (me, op) if self.p == game.attacker else (op, me)
         pool = game.unseen()
-        turns = (len(game.deck) + 1) // 2 + 1  # Attacker turns left, roughly
+        played = game.phase in (Phase.AFTER_PLAY, Phase.DRAW)
+        turns = attacker_turns(game, played=played)
         return [self.tile(game, t, att, dfn, pool, turns) for t in game.tiles]
 
     def value(self, game: Game, hand: Sequence[AnyCard] | None = None) -> float:
@@ -109,7 +110,8 @@ class Evaluator:
     def tile(
         self, game: Game, tile: Tile, att: Supply, dfn: Supply, pool: Pool, turns: int
     ) -> float:
-        """The chance that the Attacker takes this tile."""
+        """The chance that the Attacker takes this tile, with `turns` turns left to do it
+        (`attacker_turns`); a side proved now is taken at once."""
         a, d = game.attacker, game.defender
         a_done, d_done = tile.complete(a), tile.complete(d)
         if a_done and d_done:
@@ -119,7 +121,10 @@ class Evaluator:
                 return 1.0
             return 0.0  # only a retreat and a new formation can still take it
         if a_done and self._provable(tile, a, pool):
-            return 1.0
+            now = game.turn == a and game.phase is not Phase.DRAW
+            return 1.0 if now or turns > 0 else 0.0
+        if turns <= 0:
+            return 0.0
         mine = att.outlook(tile.slots(a), tile.rules)
         theirs = dfn.outlook(tile.slots(d), tile.rules)
         tie = 1.0 if a_done else 0.0 if d_done else 0.5
@@ -130,11 +135,10 @@ class Evaluator:
                 self._duels.clear()
             found = self._duels[key] = (mine, theirs, win_chance(mine, theirs, tie))
         chance = found[2]
-        missing = tile.size - len(tile.sides[a])
-        if missing:
-            # The deck is the clock: a side that needs more turns than are left is lost.
-            chance *= min(1.0, turns / (self.weights.pace * missing))
-        return chance
+        # The deck is the clock: a side that needs more turns than are left is lost. Against
+        # an incomplete side, a complete one still waits for its proof.
+        need = tile.size - len(tile.sides[a]) + (0 if d_done else 1)
+        return chance * min(1.0, turns / (self.weights.pace * need))
 
     def _signature(self, pool: Pool) -> frozenset[int]:
         found = self._pools.get(id(pool))
@@ -153,6 +157,16 @@ class Evaluator:
                 self._proofs.clear()
             found = self._proofs[key] = check_place(tile, owner, pool).allowed
         return found
+
+
+def attacker_turns(game: Game, *, played: bool) -> int:
+    """The Attacker's turns still to come before the deck runs out (RULINGS ST2-8, README
+    R-13: the player who must draw from an empty deck ends the game), counting the current
+    one if the Attacker is on turn and has not played yet."""
+    d = len(game.deck)
+    if game.turn == game.attacker:
+        return d // 2 + (0 if played else 1)
+    return 1 + (d - 1) // 2 if d >= 1 else 0  # after the Defender's own draw
 
 
 def assault(chances: Sequence[float], damaged: Sequence[bool], already: int) -> float:

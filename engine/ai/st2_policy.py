@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.outlook import Supply
-from engine.ai.st2_eval import Evaluator
+from engine.ai.st2_eval import Evaluator, attacker_turns
 from engine.cards import AnyCard, Card, TacticCard
 from engine.formations import FormationRules, FormationType
 from engine.moves import Done, Draw, Pass, Play
@@ -130,7 +130,7 @@ def _without(
     att, dfn = (me, op) if judge.p == game.attacker else (op, me)
     if isinstance(card, Card):
         pool = Pool.presorted([c for c in pool.desc if c != card])
-    turns = (len(game.deck) + 1) // 2 + 1
+    turns = attacker_turns(game, played=True)
     chances = [judge.tile(game, t, att, dfn, pool, turns) for t in game.tiles]
     return att, dfn, pool, chances
 
@@ -148,8 +148,7 @@ def _with_card(
     tile.sides[judge.p].append(card)
     tile.refresh(10**9)  # completed now, after anything already complete
     try:
-        turns = (len(game.deck) + 1) // 2 + 1
-        return judge.tile(game, tile, att, dfn, pool, turns)
+        return judge.tile(game, tile, att, dfn, pool, attacker_turns(game, played=True))
     finally:
         tile.sides[judge.p].pop()
         tile.completed_at = saved
