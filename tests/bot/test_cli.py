@@ -74,3 +74,13 @@ async def test_the_sandbox_plays_a_whole_game_and_saves_the_pictures(tmp_path, c
     assert "over after" in printed
     names = [p.name for p in out.iterdir()]
     assert any("board" in n for n in names) and any("hand" in n for n in names)
+
+
+async def test_the_sandbox_can_play_against_the_computer(tmp_path, capsys):
+    from bot.sandbox import run_sandbox
+
+    out = tmp_path / "pictures"
+    assert await run_sandbox("siege", out, seed=4, computer="easy") == 0
+    printed = capsys.readouterr().out
+    assert "the computer (easy)" in printed and "over after" in printed
+    assert "Accept" not in printed  # no acceptance: the game starts at once

@@ -288,3 +288,93 @@ async def test_reminders_and_forfeits_reach_the_channel(world):
         winner = bob if waiting is alice else alice
         assert f"**{winner.name} wins** (time ran out)" in result.content
         assert (await bot.service.match(info.id)).status == "finished"
+
+
+def typing_in(emu, channel_id: int) -> int:
+    """How many times the bot showed "typing…" in this channel."""
+    return sum(
+        1 for r in emu.requests if r.method == "POST" and r.path.endswith(f"/{channel_id}/typing")
+    )
+
+
+@pytest.mark.parametrize(("game", "role"), [("classic", "second"), ("siege-tactics", "defender")])
+async def test_a_game_against_the_computer(world, game, role):
+    emu, guild, alice, _, _, db = world
+    async with running_bot(emu, db) as bot:
+        computer = guild.members[emu.bot.id]
+        handle = await alice.slash(
+            ("schotten", "challenge"),
+            where=guild.default_channel,
+            opponent=computer,
+            game=game,
+            role=role,
+            level="easy",
+        )
+        reply = await handle.reply(timeout=10)
+        assert "the computer (easy)" in reply.content and not reply.ephemeral
+        # No acceptance needed: the game starts, and the computer (first to move) answers.
+        info = None
+        for _ in range(200):
+            games = await bot.service.active_matches_of(guild.id, alice.id)
+            if games:
+                info = games[0]
+                break
+            await asyncio.sleep(0.02)
+        assert info is not None and info.ai_seat is not None
+        assert info.ai_level == "easy" and info.to_decide == info.ai_seat
+        info = await wait_for_version(bot, emu, info.id, 0, timeout=30)
+        while info.to_decide == info.ai_seat:  # its turn may hold more than one decision
+            info = await wait_for_version(bot, emu, info.id, info.version, timeout=30)
+        thread = emu.world.channel(info.channel_id)
+        assert typing_in(emu, thread.id) >= 1  # it showed that it was thinking
+        # Then Alice gets her hand by DM, and the game goes on to its end.
+        hand = f"hand-{info.id}-{info.version}.png"
+        dm = await emu.wait_for_message(
+            lambda m: any(a.filename == hand for a in m.attachments), timeout=10
+        )
+        assert dm.channel.recipient is alice.user
+        players = {alice.id: SimPlayer(alice, random.Random(5), clicks=0.5)}
+        final = await play_to_the_end(bot, emu, players, info.id)
+        assert final.is_over and await bot.service.verify(info.id)
+        last = thread.public_history()[-1]
+        assert "wins" in last.content or "drawn" in last.content
+        assert "do not change ratings" in last.content
+        # Counted in Alice's stats, kept off the leaderboard, exportable like any game.
+        channel = guild.default_channel
+        stats = await (await alice.slash(("schotten", "stats"), where=channel)).reply()
+        assert "the computer (easy)" in stats.embed_text()
+        board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
+        assert "Alice" not in board.embed_text() and "Alice" not in board.content
+        export = await (
+            await alice.slash(("schotten", "history"), where=channel, game_id=info.id)
+        ).reply()
+        assert "Computer (easy)" in export.attachment_bytes()[0].decode()
+        await emu.assert_all_acknowledged()
+
+
+async def test_the_computer_moves_after_a_restart(world):
+    from bot.records import Member
+    from bot.service import GameService
+    from engine.api import MatchSpec
+
+    emu, guild, alice, _, _, db = world
+    # A game stored while no bot ran (as if it stopped as the computer's turn came): the
+    # computer owes the first move.
+    service = await GameService.open(db)
+    robot = Member(emu.bot.id, emu.bot.name, is_bot=True)
+    ch = await service.challenge(
+        guild.id,
+        guild.default_channel.id,
+        Member(alice.id, "Alice"),
+        robot,
+        MatchSpec("siege", first=1),
+        computer_id=robot.id,
+        ai_level="normal",
+    )
+    info = await service.accept(ch.id, alice.id)
+    await service.close()
+    assert info.to_decide == info.ai_seat == 1
+    async with running_bot(emu, db) as bot:
+        info = await wait_for_version(bot, emu, info.id, 0, timeout=30)
+        assert info.version == 1 and info.to_decide == 0
+        assert len(await bot.service.store.moves(info.id)) == 1
