@@ -111,6 +111,21 @@ def _latest_with(channel: SimChannel, label: str) -> SimMessage | None:
     return None
 
 
+async def wait_for_game(
+    bot: SchottenBot, guild_id: int, user_id: int, timeout: float = 10
+) -> MatchInfo:
+    """The member's game in this server, once it has started."""
+    assert bot.service is not None
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        games = await bot.service.active_matches_of(guild_id, user_id)
+        if games:
+            return games[0]
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError("the game did not start")
+        await asyncio.sleep(0.02)
+
+
 async def wait_for_version(
     bot: SchottenBot, emu: Emulator, match_id: int, above: int, timeout: float = 20
 ) -> MatchInfo:
@@ -196,16 +211,7 @@ async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | No
                     challenge = await handle.reply(timeout=15)
                     accept = await bob.click(challenge, label="Accept")
                     await accept.ack(timeout=15)
-                assert bot.service is not None
-                match = None
-                for _ in range(200):
-                    rows = await bot.service.active_matches_of(guild.id, alice.id)
-                    if rows:
-                        match = rows[0]
-                        break
-                    await asyncio.sleep(0.05)
-                if match is None:
-                    raise RuntimeError("the game did not start")
+                match = await wait_for_game(bot, guild.id, alice.id)
                 players = {
                     alice.id: SimPlayer(alice, random.Random(rng.random())),
                     bob.id: SimPlayer(bob, random.Random(rng.random())),

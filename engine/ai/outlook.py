@@ -150,6 +150,40 @@ class Supply:
         return sorted(((k, q / weight) for k, q in mixed.items()), reverse=True)
 
 
+def split_supplies(
+    mine: frozenset[int],
+    hidden: Sequence[int],
+    deck: int,
+    theirs_in_hand: int,
+    *,
+    hand: float,
+    reach: float,
+    palette: Palette,
+    empties: dict[tuple[object, FormationRules], Dist],
+) -> tuple[Supply, Supply]:
+    """The evaluating player's supply and the opponent's, as the evaluating player sees
+    them: `mine` are the codes of the cards in their hand (availability `hand`), `hidden`
+    the codes of cards nobody has shown, shared out between the opponent's hand
+    (`theirs_in_hand` cards) and the `deck` cards still to be drawn, of which a share
+    `reach` arrives while it still matters, half to each player."""
+    u = max(1, len(hidden))
+    draws = deck * 0.5 * reach
+    q_me = min(1.0, draws / u)
+    q_op = min(1.0, (theirs_in_hand + draws) / u)
+    a_me = [0.0] * CODES
+    a_op = [0.0] * CODES
+    for code in hidden:
+        a_me[code] = q_me
+        a_op[code] = q_op
+    for code in mine:
+        a_me[code] = hand
+    # Empty sides are judged once per hand of the evaluating player's (see Supply).
+    return (
+        Supply(a_me, palette, empties=empties, empty_key=mine),
+        Supply(a_op, palette, empties=empties, empty_key="theirs"),
+    )
+
+
 def _outlook(side: Sequence[Slot], rules: FormationRules, supply: Supply) -> Dist:
     missing = rules.size - len(side)
     if missing <= 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.outlook import Dist, Palette, Supply, win_chance
+from engine.ai.outlook import Dist, Palette, Supply, split_supplies, win_chance
 from engine.cards import ST1_COLORS, ST1_VALUES, AnyCard, Card, clan_deck
 from engine.claims import check_place
 from engine.formations import FormationRules
@@ -67,21 +67,15 @@ class Evaluator:
         found = self._supplies.get(key)
         if found is not None:
             return found
-        u = max(1, len(hidden))
-        draws = len(game.deck) * 0.5 * w.reach
-        q_me = min(1.0, draws / u)
-        q_op = min(1.0, (theirs_in_hand + draws) / u)
-        a_me = [0.0] * 96
-        a_op = [0.0] * 96
-        for code in hidden:
-            a_me[code] = q_me
-            a_op[code] = q_op
-        for code in mine:
-            a_me[code] = w.hand
-        # Empty sides are judged once per hand of p's within a decision (see Supply).
-        found = self._supplies[key] = (
-            Supply(a_me, PALETTE, empties=self._empties, empty_key=mine),
-            Supply(a_op, PALETTE, empties=self._empties, empty_key="theirs"),
+        found = self._supplies[key] = split_supplies(
+            mine,
+            hidden,
+            len(game.deck),
+            theirs_in_hand,
+            hand=w.hand,
+            reach=w.reach,
+            palette=PALETTE,
+            empties=self._empties,
         )
         return found
 

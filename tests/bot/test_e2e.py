@@ -9,7 +9,7 @@ import pytest
 from bot.config import Config
 from bot.emulator import Emulator
 from bot.front.client import SchottenBot
-from bot.sandbox import SimPlayer, play_to_the_end, wait_for_version
+from bot.sandbox import SimPlayer, play_to_the_end, wait_for_game, wait_for_version
 from engine.api import VARIANTS
 
 
@@ -48,14 +48,7 @@ async def start_game(bot, emu, guild, challenger, opponent, **options):
     assert "challenges" in challenge.content and not challenge.ephemeral
     accept = await opponent.click(challenge, label="Accept")
     await accept.ack(timeout=10)
-    info = None
-    for _ in range(200):
-        games = await bot.service.active_matches_of(guild.id, challenger.id)
-        if games:
-            info = games[0]
-            break
-        await asyncio.sleep(0.02)
-    assert info is not None, "the game did not start"
+    info = await wait_for_game(bot, guild.id, challenger.id)
     board, hand = f"board-{info.id}-0.png", f"hand-{info.id}-0.png"
     await emu.wait_for_message(
         lambda m: any(a.filename == board for a in m.attachments), timeout=10
@@ -313,14 +306,8 @@ async def test_a_game_against_the_computer(world, game, role):
         reply = await handle.reply(timeout=10)
         assert "the computer (easy)" in reply.content and not reply.ephemeral
         # No acceptance needed: the game starts, and the computer (first to move) answers.
-        info = None
-        for _ in range(200):
-            games = await bot.service.active_matches_of(guild.id, alice.id)
-            if games:
-                info = games[0]
-                break
-            await asyncio.sleep(0.02)
-        assert info is not None and info.ai_seat is not None
+        info = await wait_for_game(bot, guild.id, alice.id)
+        assert info.ai_seat is not None
         assert info.ai_level == "easy" and info.to_decide == info.ai_seat
         info = await wait_for_version(bot, emu, info.id, 0, timeout=30)
         while info.to_decide == info.ai_seat:  # its turn may hold more than one decision
