@@ -11,8 +11,9 @@ Whitehouse, "Information Set Monte Carlo Tree Search", 2012).
 
 The game-specific parts come from a `SearchRules`: which moves are made by rule without
 search (claims, ending the turn, ...), the order in which moves are worth trying, and the
-evaluation. The root's moves start with the evaluation of the position each one leaves,
-as if seen a few times already, so that a small budget still plays sensibly.
+evaluation. At the root, the evaluation of the position each move leaves counts as
+`prior_visits` trials beside the move's search results, so that a small budget still plays
+sensibly.
 """
 
 from __future__ import annotations
