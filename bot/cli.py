@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -37,9 +38,21 @@ async def _run(config_path: Path | None) -> int:
     token = config.require_token()
     log.info("starting with %r", config)
     bot = SchottenBot(config)
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        # A deploy's SIGTERM (or Ctrl-C): finish what is under way, then exit.
+        if not stopping:
+            stopping.append(asyncio.create_task(bot.shutdown()))
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
     try:
         async with bot:
             await bot.start(token)
+        if stopping:
+            await stopping[0]
     except discord.LoginFailure:
         print(
             "Discord rejected the bot token. Copy it again from your application's Bot page"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.store import Settings
+from bot.store import SYNCHRONOUS, Settings
 
 TOKEN_HELP = (
     "No Discord bot token. Create an application at https://discord.com/developers/applications,"
@@ -30,6 +30,7 @@ class ConfigError(Exception):
 class Config:
     token: str | None = field(default=None, repr=False)
     database: Path = Path("schotten.sqlite3")
+    synchronous: str = "full"  # SQLite durability: "full" (power-cut safe) or "normal"
     dev_guild: int | None = None  # sync commands to this server at once, for development
     log_level: str = "INFO"
     timer_seconds: float = 60.0
@@ -65,10 +66,18 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
     if unknown:
         raise ConfigError(f"Unknown section(s) in the config: {', '.join(sorted(unknown))}")
     dev = bot.get("dev_guild") or None
+    synchronous = str(bot.get("synchronous", "full")).lower()
+    if synchronous not in SYNCHRONOUS:
+        raise ConfigError(
+            f'[bot] synchronous is {synchronous!r}; use "full" (every acknowledged move'
+            ' survives a power cut, the default) or "normal" (faster; survives a crash of'
+            " the bot but may lose the last moves to a power cut)."
+        )
     try:
         return Config(
             token=env.get("DISCORD_TOKEN") or bot.get("token") or None,
             database=Path(bot.get("database", "schotten.sqlite3")),
+            synchronous=synchronous,
             dev_guild=int(dev) if dev else None,
             log_level=str(bot.get("log_level", "INFO")).upper(),
             timer_seconds=float(bot.get("timer_seconds", 60)),

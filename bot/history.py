@@ -9,6 +9,7 @@ from bot.errors import Refused
 from bot.records import MatchInfo
 from bot.store import Store
 from engine.api import Playable, replay_match
+from engine.moves import public_text
 
 
 async def rebuild(store: Store, info: MatchInfo) -> Playable:
@@ -32,24 +33,31 @@ def _when(t: float | None) -> str:
 
 
 async def export_text(store: Store, info: MatchInfo) -> str:
-    """The whole match as text: options, players, every move in notation, the result."""
+    """The whole match as text: options, players, every move in notation, the result.
+
+    While the match is running, the record is what the board shows: no seed (it deals every
+    hand and the deck order) and private moves (cards put back by the Recruiter, given in an
+    Exchange) only as counts, the same for everyone, players included. Once it has ended,
+    everything is shown, as Board Game Arena reveals the hands after a game."""
     if not await verify(store, info):
         raise Refused(f"Game #{info.id} does not replay to its stored state; please report it.")
     moves = await store.moves(info.id)
     games = await store.games(info.id)
     names = info.names
+    running = not info.is_over
     lines = [
         f"# schotten-bot game #{info.id}: {info.spec.describe()}",
         f"Seat 1: {names[0]}",
         f"Seat 2: {names[1]}",
-        f"Seed: {info.seed}",
+        "Seed: shown when the game is over" if running else f"Seed: {info.seed}",
         f"Started: {_when(info.created_at)}",
         f"Options: {json.dumps(info.spec.to_json(), sort_keys=True)}",
         "",
         "Moves (player: move):",
     ]
     for m in moves:
-        lines.append(f"{m['seq'] + 1:4d}. {names[m['seat']]}: {m['text']}")
+        text = public_text(m["text"], m["seat"], None) if running else m["text"]
+        lines.append(f"{m['seq'] + 1:4d}. {names[m['seat']]}: {text}")
     lines.append("")
     for g in games:
         winner = "drawn" if g["winner"] is None else f"won by {names[g['winner']]}"
@@ -58,7 +66,10 @@ async def export_text(store: Store, info: MatchInfo) -> str:
         lines.append(f"Game {g['number']}: {winner} ({why}) {detail}")
     outcome = info.match.outcome
     if outcome is None:
-        lines.append("Result: in progress")
+        lines.append(
+            "Result: in progress (cards put back or given stay private, and the seed is"
+            " shown, when the game is over)"
+        )
     elif outcome.winner is None:
         lines.append(f"Result: drawn ({outcome.termination.value})")
     else:

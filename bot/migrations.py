@@ -103,6 +103,33 @@ MIGRATIONS: list[str] = [
     ALTER TABLE matches ADD COLUMN ai_level TEXT;
     ALTER TABLE challenges ADD COLUMN ai_level TEXT;
     """,
+    # 3: the outbox. What a change must announce (the board after a move, the hand of the
+    # player to decide, a reminder, an expired challenge) is written in the same transaction
+    # as the change, and marked done once Discord accepted it, so a crash between the two
+    # delays an announcement but never loses it.
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,                          -- board hand reminder challenge
+        match_id INTEGER REFERENCES matches(id),
+        challenge_id INTEGER REFERENCES challenges(id),
+        version INTEGER,                             -- the match version it announces
+        seat INTEGER,                                -- hand, reminder: whose
+        payload TEXT NOT NULL,                       -- JSON: what to say (see bot.service)
+        deferred INTEGER NOT NULL DEFAULT 0,         -- the request that made it shows it itself
+        created_by TEXT NOT NULL,                    -- the process (boot id) that wrote it
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',      -- pending sent skipped dead
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_try REAL NOT NULL,                      -- not before (retries back off)
+        lease_until REAL,                            -- a sender has it until then
+        done_at REAL,
+        message_id INTEGER,
+        error TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox(next_try) WHERE status = 'pending';
+    CREATE INDEX outbox_match ON outbox(match_id, id);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

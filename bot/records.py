@@ -92,6 +92,15 @@ class RatingChange:
         delta = self.after.ordinal - self.before.ordinal
         return f"{name}: {self.after.display()} ({delta:+.1f})"
 
+    def to_json(self) -> list[float]:
+        b, a = self.before, self.after
+        return [self.user_id, b.mu, b.sigma, a.mu, a.sigma]
+
+    @staticmethod
+    def from_json(data: Sequence[float]) -> RatingChange:
+        user, mu0, sigma0, mu1, sigma1 = data
+        return RatingChange(int(user), Rating(mu0, sigma0), Rating(mu1, sigma1))
+
 
 @dataclass(slots=True)
 class MoveResult:
@@ -102,6 +111,9 @@ class MoveResult:
     text: str  # canonical notation, as logged
     events: list[Event]
     rating_changes: list[RatingChange] = field(default_factory=list)
+    # The outbox row of the mover's new hand, when the decision stays with them and the
+    # request's reply is to show it (see GameService.announced_by_reply).
+    hand_row: int | None = None
 
     @property
     def finished(self) -> bool:
@@ -124,6 +136,29 @@ class Reminder:
     user_id: int
     waiting_hours: float
     forfeit_in_hours: float | None  # None: this server has no forfeit on time
+
+
+@dataclass(slots=True)
+class Announcement:
+    """One row of the outbox, read back: what to post, send or edit, and where.
+
+    `match` is the match as the board showed it when the row was written (a board), or as
+    it is now (a hand, a reminder: `current` says whether it is still worth sending).
+    `nonce` is stable for the row, so that Discord drops a second send of it."""
+
+    id: int
+    kind: str  # board hand reminder challenge
+    nonce: str
+    attempts: int
+    version: int | None = None
+    seat: int | None = None
+    match: MatchInfo | None = None
+    challenge: ChallengeInfo | None = None
+    lines: list[str] = field(default_factory=list)
+    ratings: list[RatingChange] = field(default_factory=list)
+    started: bool = False
+    reminder: Reminder | None = None
+    current: bool = True
 
 
 @dataclass(slots=True)

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot import history, standings
+from bot import crashpoints, history, standings
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
 from bot.records import (
+    Announcement,
     ChallengeInfo,
     DueWork,
     GameSummary,
@@ -31,11 +32,21 @@ from bot.records import (
     RatingChange,
     Reminder,
 )
-from bot.store import Row, Settings, Store, Tx
+from bot.store import Row, Settings, Store, Tx, valid_id
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
+from engine.moves import Resign
+from engine.outcome import Termination
 
 AI_LEVELS = ("easy", "normal", "hard")
+# Far more than any move needs; the slash command declares the same limit to Discord.
+MAX_MOVE_LENGTH = 100
+# A hand that the request which made the move shows itself (in its reply) is sent by DM
+# only if that reply has not happened within this many seconds.
+DEFERRED_GRACE = 60.0
+# How long a sender may hold an announcement before another may take it over.
+LEASE_SECONDS = 60.0
+RETRY_LIMIT = 12
 
 
 def new_seed() -> int:
@@ -49,6 +60,8 @@ class GameService:
         self.store = store
         self.clock = clock
         self.seeds = seeds
+        # Which run of the bot wrote an announcement (see DEFERRED_GRACE).
+        self.boot = secrets.token_hex(6)
 
     @classmethod
     async def open(
@@ -58,9 +71,11 @@ class GameService:
         clock: Clock | None = None,
         seeds: Callable[[], int] = new_seed,
         defaults: Settings | None = None,
+        synchronous: str = "full",
     ) -> GameService:
-        """`defaults` are the settings of servers that never changed theirs."""
-        store = await Store.open(path)
+        """`defaults` are the settings of servers that never changed theirs; `synchronous`
+        is SQLite's durability level (see `Store.open`)."""
+        store = await Store.open(path, synchronous=synchronous)
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
@@ -156,7 +171,7 @@ class GameService:
         return info
 
     async def challenge_info(self, challenge_id: int) -> ChallengeInfo:
-        row = await self.store.challenge(challenge_id)
+        row = await self.store.challenge(challenge_id) if valid_id(challenge_id) else None
         if row is None:
             raise NotFound("That challenge no longer exists.")
         return await self._challenge_info(row)
@@ -243,6 +258,9 @@ class GameService:
             )
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused("This challenge was answered a moment ago.")
+            await self._announce_position(
+                tx, mid, 0, match, ai_seat, now, events=[], started=True, mover=None
+            )
         return await self.match(mid)
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
@@ -270,13 +288,18 @@ class GameService:
     # Matches ------------------------------------------------------------------------------------
 
     async def match(self, match_id: int) -> MatchInfo:
-        row = await self.store.match(match_id)
+        row = await self.store.match(match_id) if valid_id(match_id) else None
         if row is None:
             raise NotFound(f"There is no game #{match_id}.")
         return await self._info(row)
 
     async def active_match(self, channel_id: int) -> MatchInfo | None:
         row = await self.store.active_match(channel_id)
+        return None if row is None else await self._info(row)
+
+    async def last_match(self, channel_id: int) -> MatchInfo | None:
+        """The most recent match played in a channel (finished or not)."""
+        row = await self.store.last_match(channel_id)
         return None if row is None else await self._info(row)
 
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
@@ -319,16 +342,25 @@ class GameService:
         text: str,
         *,
         expected_version: int | None = None,
+        answered: bool = True,
     ) -> MoveResult:
         """Make a move for a player. Checks they play in this match and that the decision
-        is theirs, applies it through the engine, and stores the new state and the log entry
-        in one transaction. `expected_version` (from a button) refuses a stale request."""
+        is theirs, applies it through the engine, and stores the new state, the log entry
+        and what must be announced in one transaction. `expected_version` (from a button)
+        refuses a stale request. `answered`: the caller shows the player their new hand in
+        its reply when the decision stays with them (`MoveResult.hand_row` is then theirs to
+        mark done with `announced_by_reply`)."""
+        if len(text) > MAX_MOVE_LENGTH:
+            raise Refused(
+                f"A move is at most {MAX_MOVE_LENGTH} characters, for example `R7 3` or"
+                " `claim 4`; pick one from the suggestions."
+            )
         info = await self.match(match_id)
         seat = info.seat_of(user_id)
         if seat is None:
             a, b = info.names
             raise Refused(f"You are not playing in this game; it is between {a} and {b}.")
-        return await self._play_seat(info, seat, text, expected_version)
+        return await self._play_seat(info, seat, text, expected_version, answered=answered)
 
     async def computer_move(self, match_id: int, text: str, *, expected_version: int) -> MoveResult:
         """A move for the computer's seat (chosen by the bot's AI worker)."""
@@ -341,10 +373,17 @@ class GameService:
         return await self.play(match_id, user_id, "resign")
 
     async def _play_seat(
-        self, info: MatchInfo, seat: int, text: str, expected_version: int | None
+        self,
+        info: MatchInfo,
+        seat: int,
+        text: str,
+        expected_version: int | None,
+        *,
+        by_clock: bool = False,
+        answered: bool = False,
     ) -> MoveResult:
         if info.status != "active":
-            raise Refused("This game is over.")
+            raise Refused(self.ended_message(info))
         if expected_version is not None and expected_version != info.version:
             try:
                 written = notation(info.spec.game, text)
@@ -352,14 +391,24 @@ class GameService:
                 written = None
             raise StaleMove(await self._stale_message(info, seat, written))
         match = info.match
-        resigning = text.strip().lower() in ("resign", "timeout")
+        try:
+            written = notation(info.spec.game, text)
+        except GameError:
+            written = None  # the match's own parse below says what is wrong with it
+        if written == "timeout" and not by_clock:
+            raise Refused(
+                "Only the clock ends a game on time. To give up, use `/schotten resign`"
+                " (or type `resign`), which asks you to confirm first."
+            )
         deciding = match.to_decide
-        if not resigning and deciding != seat:
+        if written not in ("resign", "timeout") and deciding != seat:
             waiting = info.names[deciding] if deciding is not None else "nobody"
             raise Refused(f"It is not your turn: the game is waiting for {waiting}.")
+        move = match.parse_move(text, seat)  # GameError: refused, nothing stored
+        if isinstance(move, Resign) and move.timeout and not by_clock:
+            raise Refused("Only the clock ends a game on time.")
         before = len(match.log)
         games_before = len(match.game_results())
-        move = match.parse_move(text, seat)
         events = match.apply(move, seat)  # GameError: refused, nothing stored
         logged = match.log[before:]
         canonical = logged[-1][1] if logged else str(move)
@@ -397,20 +446,103 @@ class GameService:
                 )
             if finished is not None and info.ai_seat is None:
                 changes = await self._rate(tx, info, match)
+            hand_row = await self._announce_position(
+                tx,
+                info.id,
+                info.version + 1,
+                match,
+                info.ai_seat,
+                now,
+                events=[e.describe(info.names) for e in events],
+                changes=changes,
+                mover=seat if answered else None,
+            )
+            crashpoints.reach("move-before-commit")
+        crashpoints.reach("move-after-commit")
         info.version += 1
         info.status = "finished" if finished else "active"
         info.due_since = now
-        return MoveResult(info, seat, canonical, events, changes)
+        deferred = hand_row if answered and match.to_decide == seat else None
+        return MoveResult(info, seat, canonical, events, changes, hand_row=deferred)
+
+    async def _announce_position(
+        self,
+        tx: Tx,
+        match_id: int,
+        version: int,
+        match: Playable,
+        ai_seat: int | None,
+        now: float,
+        *,
+        events: list[str],
+        changes: Sequence[RatingChange] = (),
+        started: bool = False,
+        mover: int | None,
+    ) -> int | None:
+        """The outbox rows of a new position: its board, and the hand of the player who
+        decides next (None if nobody, or the computer). The hand is `deferred` when `mover`
+        (whose request shows them their hand in its reply) decides again. Returns the hand's
+        row id."""
+        board = {
+            "state": match.to_json(),
+            "events": events,
+            "ratings": [c.to_json() for c in changes],
+            "started": started,
+        }
+        await self.store.add_announcement(
+            tx,
+            kind="board",
+            match_id=match_id,
+            version=version,
+            payload=json.dumps(board),
+            boot=self.boot,
+            now=now,
+        )
+        seat = match.to_decide
+        if match.is_over or seat is None or seat == ai_seat:
+            return None
+        return await self.store.add_announcement(
+            tx,
+            kind="hand",
+            match_id=match_id,
+            version=version,
+            seat=seat,
+            payload="{}",
+            boot=self.boot,
+            now=now,
+            deferred=seat == mover,
+        )
+
+    def ended_message(self, info: MatchInfo) -> str:
+        """Why a move cannot be made any more: how the game ended."""
+        outcome = info.match.outcome
+        if outcome is None:
+            return f"Game #{info.id} is over."
+        if outcome.termination is Termination.TIMEOUT and outcome.winner is not None:
+            late = info.names[1 - outcome.winner]
+            return (
+                f"Too late: game #{info.id} ended on time ({late} ran out of time), so no more"
+                " moves can be made."
+            )
+        if outcome.termination is Termination.RESIGNED and outcome.winner is not None:
+            return f"Game #{info.id} is over: {info.names[1 - outcome.winner]} resigned."
+        if outcome.winner is None:
+            return f"Game #{info.id} is over: it was drawn."
+        return f"Game #{info.id} is over: {info.names[outcome.winner]} won."
 
     async def _stale_message(self, info: MatchInfo, seat: int, canonical: str | None) -> str:
+        now = await self.match(info.id)
+        if now.status != "active":
+            return self.ended_message(now)
         moves = await self.store.moves(info.id)
         if moves and canonical is not None:
             last = moves[-1]
             if last["seat"] == seat and last["text"] == canonical:
                 return f"You already played `{canonical}`; that was a second click."
         return (
-            "The game moved on before your move arrived (another click or device?). Look at"
-            " the current position and try again."
+            "These controls are from an earlier position: the game has moved on since (another"
+            " click, another device, or a move by the clock). Use **Show my hand** for the"
+            " current position."
         )
 
     async def _rate(self, tx: Tx, info: MatchInfo, match: Playable) -> list[RatingChange]:
@@ -441,7 +573,8 @@ class GameService:
 
     async def due(self) -> DueWork:
         """Reminders owed, forfeits to apply (applied here), challenges that expired. Nothing
-        lives in memory: deadlines are computed from stored times on every call."""
+        lives in memory: deadlines are computed from stored times on every call, and each
+        piece of work writes what it must announce in its own transaction (the outbox)."""
         now = self.clock.now()
         work = DueWork()
         for row in await self.store.due_matches(now):
@@ -451,23 +584,143 @@ class GameService:
             if forfeit > 0 and waited >= forfeit:
                 info = await self._info(row)
                 try:
-                    result = await self._play_seat(info, seat, "timeout", row["version"])
+                    result = await self._play_seat(
+                        info, seat, "timeout", row["version"], by_clock=True
+                    )
                 except (StaleMove, Refused, GameError):
                     continue  # a move arrived meanwhile: the deadline starts again
                 work.forfeits.append(result)
                 continue
+            user = row["player0_id"] if seat == 0 else row["player1_id"]
+            left = forfeit - waited if forfeit > 0 else None
+            reminder = Reminder(row["id"], row["channel_id"], user, waited, left)
             async with self.store.transaction() as tx:
                 marked = await self.store.mark_reminded(tx, row["id"], row["version"])
+                if marked:
+                    await self.store.add_announcement(
+                        tx,
+                        kind="reminder",
+                        match_id=row["id"],
+                        version=row["version"],
+                        seat=seat,
+                        payload=json.dumps(
+                            {"user": user, "waited": waited, "left": left},
+                        ),
+                        boot=self.boot,
+                        now=now,
+                    )
             if marked:
-                user = row["player0_id"] if seat == 0 else row["player1_id"]
-                left = forfeit - waited if forfeit > 0 else None
-                work.reminders.append(Reminder(row["id"], row["channel_id"], user, waited, left))
+                work.reminders.append(reminder)
         for row in await self.store.expired_challenges(now):
             async with self.store.transaction() as tx:
                 closed = await self.store.close_challenge(tx, row["id"], "expired", now)
+                if closed:
+                    await self.store.add_announcement(
+                        tx,
+                        kind="challenge",
+                        challenge_id=row["id"],
+                        payload="{}",
+                        boot=self.boot,
+                        now=now,
+                    )
             if closed:
                 work.expired.append(await self.challenge_info(row["id"]))
         return work
+
+    # Announcements (the outbox) ---------------------------------------------------------------
+
+    async def pending_announcements(
+        self, match_id: int | None = None, *, everything: bool = False
+    ) -> list[Row]:
+        """Announcements to make now, oldest first. A hand that a request of this run is
+        about to show in its own reply waits `DEFERRED_GRACE` seconds, unless `everything`
+        (at start-up and shut-down nothing of this run is still answering)."""
+        now = self.clock.now()
+        rows = await self.store.pending_announcements(now, match_id)
+        return [
+            r
+            for r in rows
+            if everything
+            or not r["deferred"]
+            or r["created_by"] != self.boot
+            or r["created_at"] + DEFERRED_GRACE <= now
+        ]
+
+    async def claim_announcement(self, row_id: int) -> bool:
+        """Take an announcement to send it (False: another sender has it)."""
+        async with self.store.transaction() as tx:
+            return await self.store.claim_announcement(tx, row_id, self.clock.now(), LEASE_SECONDS)
+
+    async def announcement(self, row: Row) -> Announcement:
+        """What an outbox row asks to say, with the match as it was when it was written
+        (a board) or as it is now (a hand: `current` is False once the position moved on)."""
+        payload = json.loads(row["payload"])
+        kind = row["kind"]
+        nonce = f"{row['id']}.{int(row['created_at'] * 1000) % 10**9}"
+        base = Announcement(row["id"], kind, nonce, row["attempts"], row["version"], row["seat"])
+        if kind == "challenge":
+            base.challenge = await self.challenge_info(row["challenge_id"])
+            return base
+        info = await self.match(row["match_id"])
+        base.match = info
+        if kind == "board":
+            info.match = load_match(payload["state"])
+            info.version = row["version"]
+            base.lines = list(payload["events"])
+            base.ratings = [RatingChange.from_json(c) for c in payload["ratings"]]
+            base.started = bool(payload["started"])
+        elif kind == "hand":
+            base.current = (
+                info.status == "active"
+                and info.version == row["version"]
+                and info.to_decide == row["seat"]
+            )
+        elif kind == "reminder":
+            base.reminder = Reminder(
+                info.id, info.channel_id, payload["user"], payload["waited"], payload["left"]
+            )
+            base.current = info.status == "active" and info.version == row["version"]
+        return base
+
+    async def announced(
+        self,
+        row_id: int,
+        *,
+        status: str = "sent",
+        message_id: int | None = None,
+        error: str | None = None,
+        board_of: int | None = None,
+    ) -> bool:
+        """Mark an announcement done: sent (and, for a board, remember its message), skipped
+        (no longer needed) or dead (Discord will never take it)."""
+        async with self.store.transaction() as tx:
+            done = await self.store.finish_announcement(
+                tx, row_id, status, self.clock.now(), message_id=message_id, error=error
+            )
+            if done and board_of is not None and message_id is not None:
+                await self.store.set_board_message(tx, board_of, message_id)
+        return done
+
+    async def announced_by_reply(self, row_id: int) -> bool:
+        """The request that made a move showed the player their hand in its reply."""
+        return await self.announced(row_id, error="shown in the reply")
+
+    async def retry_announcement(self, row: Row, error: str) -> None:
+        """Try again later, backing off; give up after RETRY_LIMIT attempts."""
+        attempts = row["attempts"] + 1
+        if attempts >= RETRY_LIMIT:
+            await self.announced(row["id"], status="dead", error=error[:500])
+            return
+        delay = min(600.0, 5.0 * 2 ** (attempts - 1))
+        async with self.store.transaction() as tx:
+            await self.store.retry_announcement(
+                tx, row["id"], self.clock.now() + delay, error[:500]
+            )
+
+    async def release_announcements(self) -> None:
+        """At start-up: announcements an earlier run had taken are free to send again."""
+        async with self.store.transaction() as tx:
+            await self.store.release_leases(tx)
 
     async def computer_turns(self) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.computer_turns()]

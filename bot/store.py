@@ -21,6 +21,14 @@ import aiosqlite
 from bot.migrations import LATEST, MIGRATIONS
 
 Row = sqlite3.Row
+SYNCHRONOUS = ("full", "normal")
+# SQLite's INTEGER is 64-bit signed: a larger id (from a forged or damaged control) cannot
+# name a row, and binding it would raise OverflowError.
+MAX_ID = 2**63 - 1
+
+
+def valid_id(value: int) -> bool:
+    return 0 <= value <= MAX_ID
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +66,22 @@ class Store:
         self.defaults = Settings(0)
 
     @classmethod
-    async def open(cls, path: str | Path, *, upto: int = LATEST) -> Store:
-        """Open (creating if needed) and migrate to `upto` (tests use older versions)."""
+    async def open(
+        cls, path: str | Path, *, upto: int = LATEST, synchronous: str = "full"
+    ) -> Store:
+        """Open (creating if needed) and migrate to `upto` (tests use older versions).
+
+        `synchronous` "full" (the default) makes every commit durable before it returns, so
+        a power cut or an OS crash loses no acknowledged move; "normal" (WAL) survives a
+        killed process but may lose the last commits to a power cut, for more speed."""
         import asyncio
 
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}")
         path = Path(path)
         writer = await aiosqlite.connect(path, isolation_level=None)
         await writer.execute("PRAGMA journal_mode=WAL")
-        await writer.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints
+        await writer.execute(f"PRAGMA synchronous={synchronous.upper()}")
         await writer.execute("PRAGMA foreign_keys=ON")
         await writer.execute("PRAGMA busy_timeout=5000")
         reader = await aiosqlite.connect(path, isolation_level=None)
@@ -80,6 +96,11 @@ class Store:
     async def close(self) -> None:
         await self._reader.close()
         await self._writer.close()
+
+    async def synchronous(self) -> int:
+        """SQLite's synchronous level of the writer (2: FULL, 1: NORMAL)."""
+        rows = await self._writer.execute_fetchall("PRAGMA synchronous")
+        return int(next(iter(rows))[0])
 
     async def version(self) -> int:
         row = await self._one("PRAGMA user_version")
@@ -247,6 +268,11 @@ class Store:
     async def active_match(self, channel_id: int) -> Row | None:
         return await self._one(
             "SELECT * FROM matches WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        )
+
+    async def last_match(self, channel_id: int) -> Row | None:
+        return await self._one(
+            "SELECT * FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
         )
 
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[Row]:
@@ -420,3 +446,77 @@ class Store:
             " AND (player0_id = ? OR player1_id = ?) ORDER BY finished_at DESC, id DESC LIMIT ?",
             (guild_id, user_id, user_id, limit),
         )
+
+    # The outbox ---------------------------------------------------------------------------------
+
+    async def add_announcement(
+        self,
+        tx: Tx,
+        *,
+        kind: str,
+        payload: str,
+        boot: str,
+        now: float,
+        match_id: int | None = None,
+        challenge_id: int | None = None,
+        version: int | None = None,
+        seat: int | None = None,
+        deferred: bool = False,
+    ) -> int:
+        cur = await tx.run(
+            "INSERT INTO outbox (kind, match_id, challenge_id, version, seat, payload, deferred,"
+            " created_by, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, match_id, challenge_id, version, seat, payload, int(deferred), boot, now, now),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def pending_announcements(self, now: float, match_id: int | None = None) -> list[Row]:
+        """Announcements not yet made whose time has come, oldest first."""
+        where = " AND match_id = ?" if match_id is not None else ""
+        params: tuple[Any, ...] = (now,) if match_id is None else (now, match_id)
+        return await self._all(
+            f"SELECT * FROM outbox WHERE status = 'pending' AND next_try <= ?{where} ORDER BY id",
+            params,
+        )
+
+    async def announcement(self, row_id: int) -> Row | None:
+        return await self._one("SELECT * FROM outbox WHERE id = ?", (row_id,))
+
+    async def claim_announcement(self, tx: Tx, row_id: int, now: float, lease: float) -> bool:
+        """Take a pending announcement to send it; False if someone else has it."""
+        cur = await tx.run(
+            "UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?"
+            " AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
+            (now + lease, row_id, now),
+        )
+        return cur.rowcount == 1
+
+    async def finish_announcement(
+        self,
+        tx: Tx,
+        row_id: int,
+        status: str,
+        now: float,
+        *,
+        message_id: int | None = None,
+        error: str | None = None,
+    ) -> bool:
+        """Mark an announcement sent, skipped (no longer needed) or dead (cannot be sent)."""
+        cur = await tx.run(
+            "UPDATE outbox SET status = ?, done_at = ?, message_id = ?, error = ?,"
+            " lease_until = NULL WHERE id = ? AND status = 'pending'",
+            (status, now, message_id, error, row_id),
+        )
+        return cur.rowcount == 1
+
+    async def retry_announcement(self, tx: Tx, row_id: int, next_try: float, error: str) -> None:
+        await tx.run(
+            "UPDATE outbox SET next_try = ?, error = ?, lease_until = NULL"
+            " WHERE id = ? AND status = 'pending'",
+            (next_try, error, row_id),
+        )
+
+    async def release_leases(self, tx: Tx) -> None:
+        """At start-up: whatever an earlier run of this bot held, it no longer sends."""
+        await tx.run("UPDATE outbox SET lease_until = NULL WHERE status = 'pending'")

@@ -59,6 +59,12 @@ async def list_messages(request: web.Request) -> web.Response:
 async def send_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
     body = await read_body(request)
+    # Discord: with `enforce_nonce`, a nonce the same author used in the past few minutes
+    # returns that message instead of creating a second one (how a bot dedupes retries).
+    if body.payload.get("enforce_nonce") and body.payload.get("nonce") is not None:
+        earlier = world.message_with_nonce(world.bot, str(body.payload["nonce"]))
+        if earlier is not None:
+            return json_response(message_json(earlier))
     message = world.post(
         channel, world.bot, body, message_type=19 if body.payload.get("message_reference") else 0
     )

@@ -60,6 +60,8 @@ INTENT_DM_REACTIONS = 1 << 13
 # Flags a bot may set when sending; the rest are Discord's to set.
 SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
 MENTION = re.compile(r"<@!?(\d+)>")
+# Discord keeps a nonce for "the past few minutes" when enforcing it.
+NONCE_WINDOW = 300.0
 
 
 @dataclass
@@ -89,6 +91,7 @@ class World:
         self.guilds: dict[int, SimGuild] = {}
         self.channels: dict[int, SimChannel] = {}
         self.messages: dict[int, SimMessage] = {}
+        self.nonces: dict[tuple[int, str], SimMessage] = {}  # (author, nonce) -> message
         self.dm_channels: dict[int, SimChannel] = {}
         # Every stored file by id, for the CDN route.
         self.attachments: dict[int, SimAttachment] = {}
@@ -206,6 +209,17 @@ class World:
             raise unknown("Message", UNKNOWN_MESSAGE)
         return message
 
+    def message_with_nonce(
+        self, author: SimUser, nonce: str, window: float = NONCE_WINDOW
+    ) -> SimMessage | None:
+        """The author's message created with this nonce within `window` seconds, if any."""
+        message = self.nonces.get((author.id, nonce))
+        if message is None or message.deleted:
+            return None
+        if (now() - message.created_at).total_seconds() > window:
+            return None
+        return message
+
     def find_message(self, message_id: int) -> SimMessage:
         message = self.messages.get(message_id)
         if message is None:
@@ -288,6 +302,8 @@ class World:
         channel = message.channel
         channel.messages.append(message)
         self.messages[message.id] = message
+        if message.nonce is not None:
+            self.nonces[(message.author.id, str(message.nonce))] = message
         if channel.is_thread:
             channel.total_message_sent += 1
             if channel.archived and not channel.locked:

@@ -8,9 +8,10 @@ are drawn in worker threads so the gateway heartbeat never waits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,15 +21,16 @@ from bot.front import texts
 from bot.front.controls import (
     AcceptButton,
     DeclineButton,
-    RematchButton,
-    ShowHandButton,
+    MoveButton,
     controls_view,
     step_view,
 )
+from bot.front.relay import Relay
 from bot.front.replies import report, say
 from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult
 from bot.service import GameService
-from engine.api import MatchSpec
+from engine.api import MatchSpec, notation
+from engine.errors import GameError
 
 if TYPE_CHECKING:
     from bot.front.computer import Computer
@@ -58,6 +60,37 @@ class Front:
         self.client = client
         self.service = service
         self.computer: Computer | None = None
+        self.relay = Relay(self)
+        # Shutting down: new requests are turned away while those under way finish.
+        self.draining = False
+        self._active = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # Requests under way ------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def working(self) -> AsyncIterator[None]:
+        """Around every interaction the bot handles: refused while shutting down, counted
+        otherwise, so that a shutdown can let the ones under way finish."""
+        if self.draining:
+            raise Refused("I am restarting right now; try again in a minute. Nothing was changed.")
+        self._active += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._active -= 1
+            if self._active == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is under way (False if some still were after `timeout`)."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     # Pictures ---------------------------------------------------------------------------------
 
@@ -81,21 +114,6 @@ class Front:
                 return None
         return channel  # type: ignore[return-value]
 
-    async def post_board(self, info: MatchInfo, lines: Sequence[str] = ()) -> None:
-        """The board picture in the game's channel, with what happened and who is next."""
-        channel = await self.channel(info.channel_id)
-        if channel is None:
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(ShowHandButton(info.id))
-        if info.is_over:
-            view.add_item(RematchButton(info.id))
-        content = texts.board_caption(info, lines)
-        message = await channel.send(
-            content, file=await self.board_file(info), view=view, allowed_mentions=QUIET
-        )
-        await self.service.set_board_message(info.id, message.id)
-
     # Hands --------------------------------------------------------------------------------------
 
     async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
@@ -104,24 +122,6 @@ class Front:
         view = controls_view(info.id, info.version, info.spec.game, legal) if legal else None
         content = texts.hand_caption(info, seat, note)
         return {"content": content, "file": await self.hand_file(info, seat), "view": view}
-
-    async def dm_hand(self, info: MatchInfo, seat: int) -> bool:
-        """Send the player whose decision it is their hand; say so in the channel if their
-        DMs are closed (without showing the hand)."""
-        user_id = info.players[seat]
-        payload = await self.hand_payload(info, seat)
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(
-                payload["content"], file=payload["file"], view=payload["view"] or MISSING
-            )
-            return True
-        except discord.HTTPException as e:
-            log.info("no DM to %s: %s", user_id, e)
-            channel = await self.channel(info.channel_id)
-            if channel is not None:
-                await channel.send(texts.dm_failed(user_id), allowed_mentions=PING)
-            return False
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -141,9 +141,13 @@ class Front:
     # Moves ----------------------------------------------------------------------------------------
 
     async def move_from_command(self, interaction: discord.Interaction, text: str) -> None:
-        """`/schotten move`: the game in this channel, answered privately, then announced."""
+        """`/schotten move`: the game in this channel, answered privately, then announced.
+        A typed `resign` asks for the same confirmation as `/schotten resign`."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await self.match_here(interaction)
+        if _is_resign(info, text):
+            await self.confirm_resign(interaction, info)
+            return
         result = await self.service.play(info.id, interaction.user.id, text)
         seat = result.seat
         note = f"You played `{result.text}`."
@@ -157,7 +161,7 @@ class Front:
             )
         else:
             await interaction.followup.send(note, ephemeral=True)
-        await self.after_move(result)
+        await self.after_move(result, replied=True)
 
     async def move_from_control(
         self, interaction: discord.Interaction, match_id: int, text: str, version: int
@@ -172,7 +176,21 @@ class Front:
         await interaction.edit_original_response(
             content=payload["content"], attachments=[payload["file"]], view=payload["view"]
         )
-        await self.after_move(result)
+        await self.after_move(result, replied=True)
+
+    async def confirm_resign(self, interaction: discord.Interaction, info: MatchInfo) -> None:
+        """Ask before resigning: a private message with one red button."""
+        seat = info.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refused("You are not playing in this game.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            MoveButton(
+                info.id, info.version, "resign", "Yes, resign", style=discord.ButtonStyle.danger
+            )
+        )
+        whole = "the whole match" if is_match(info.spec) else "the game"
+        await say(interaction, f"Resign {whole} against {info.names[1 - seat]}?", view=view)
 
     async def show_step(
         self,
@@ -184,12 +202,17 @@ class Front:
         """The second step of a choice (where a card goes), or back to all choices."""
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
-        if seat is None or info.to_decide != seat:
-            raise Refused("These controls are not yours to use now.")
+        if seat is None:
+            raise Refused("These controls belong to a player of this game, not to you.")
+        if info.status != "active":
+            raise Refused(self.service.ended_message(info))
         if info.version != version:
             raise Refused(
-                "These controls are from an earlier position; use Show my hand for the current one."
+                "These controls are from an earlier position: the game has moved on since."
+                " Use **Show my hand** for the current one."
             )
+        if info.to_decide != seat:
+            raise Refused(f"It is not your turn: the game is waiting for {info.names[1 - seat]}.")
         legal = [str(m) for m in info.match.legal_moves()]
         if step is None:
             view = controls_view(info.id, version, info.spec.game, legal)
@@ -200,30 +223,33 @@ class Front:
         prompt, view = step_view(info.id, version, info.spec.game, legal, step)
         await interaction.response.edit_message(content=prompt, view=view)
 
-    async def after_move(self, result: MoveResult, *, mover_is_told: bool = True) -> None:
-        """Announce a stored move: the board in the channel, and the next player's hand by
-        DM when the decision passed to someone else. Failures here never undo the move."""
+    async def after_move(self, result: MoveResult, *, replied: bool = False) -> None:
+        """Announce a stored move. What to announce was stored with the move (the outbox);
+        here it is sent at once. `replied`: the request's reply showed the mover their hand,
+        so the hand owed to them is done. Failures never undo the move: the relay retries."""
         info = result.info
         try:
-            lines = result.describe()
-            if result.finished:
-                lines += texts.rating_lines(result)
-            await self.post_board(info, lines)
-            nxt = info.to_decide
-            if nxt is not None and not info.is_over:
-                if info.ai_seat == nxt:
-                    if self.computer is not None:
-                        self.computer.wake()
-                elif nxt != result.seat or not mover_is_told:
-                    await self.dm_hand(info, nxt)
-        except Exception:  # the move is stored; log and carry on
+            if replied and result.hand_row is not None:
+                await self.service.announced_by_reply(result.hand_row)
+            await self.relay.deliver(info.id)
+        except Exception:  # the move and its announcements are stored; the relay retries
             log.exception("announcing move %s of game %s", result.text, info.id)
+        nxt = info.to_decide
+        computer_next = nxt is not None and not info.is_over and info.ai_seat == nxt
+        if computer_next and self.computer is not None:
+            self.computer.wake()
 
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
         """The game in this channel (or thread); in a DM, the user's only active game."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
             info = await self.service.active_match(interaction.channel_id)
             if info is None:
+                last = await self.service.last_match(interaction.channel_id)
+                if last is not None:
+                    raise Refused(
+                        self.service.ended_message(last)
+                        + " Start a new one with `/schotten challenge`."
+                    )
                 raise Refused(
                     "There is no game in progress in this channel. Start one with"
                     " `/schotten challenge`."
@@ -307,14 +333,13 @@ class Front:
             for user_id in info.players:
                 if info.ai_seat is None or user_id != info.players[info.ai_seat]:
                     await _quietly(thread.add_user(discord.Object(user_id)))
-        await self.post_board(info, [texts.started(info)])
-        first = info.to_decide
-        if first is not None:
-            if info.ai_seat == first:
-                if self.computer is not None:
-                    self.computer.wake()
-            else:
-                await self.dm_hand(info, first)
+        try:
+            await self.relay.deliver(info.id)
+        except Exception:  # stored with the game; the relay retries
+            log.exception("announcing the start of game %s", info.id)
+        computer_first = info.to_decide is not None and info.ai_seat == info.to_decide
+        if computer_first and self.computer is not None:
+            self.computer.wake()
 
     async def _maybe_thread(
         self, interaction: discord.Interaction, challenge: ChallengeInfo
@@ -362,16 +387,10 @@ class Front:
     # Time ----------------------------------------------------------------------------------------
 
     async def handle_due(self) -> None:
-        """Reminders, forfeits and expired challenges (called by the timer loop)."""
-        work = await self.service.due()
-        for r in work.reminders:
-            channel = await self.channel(r.channel_id)
-            if channel is not None:
-                await _quietly(channel.send(texts.reminder(r), allowed_mentions=PING))
-        for result in work.forfeits:
-            await self.after_move(result)
-        for c in work.expired:
-            await self._edit_challenge(c, texts.expired(c))
+        """Reminders, forfeits and expired challenges (called by the timer loop): the
+        service applies them and stores their announcements; the relay sends them."""
+        await self.service.due()
+        await self.relay.deliver()
 
     async def _edit_challenge(self, c: ChallengeInfo, content: str) -> None:
         if c.message_id is None:
@@ -388,6 +407,18 @@ class Front:
 
     async def say(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         await say(interaction, content, **kwargs)
+
+
+def is_match(spec: MatchSpec) -> bool:
+    """More than one game: rounds, a points target or the revenge match."""
+    return spec.revenge or spec.rounds > 1 or spec.target is not None
+
+
+def _is_resign(info: MatchInfo, text: str) -> bool:
+    try:
+        return notation(info.spec.game, text) == "resign"
+    except GameError:
+        return False
 
 
 def _member(user: discord.abc.User) -> Member:

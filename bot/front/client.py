@@ -3,6 +3,7 @@ use them (like discord.py's examples/advanced_startup.py), nothing is a global."
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,11 @@ from discord.ext import tasks
 
 from bot.clock import Clock
 from bot.config import Config
+from bot.errors import Refused
 from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
-from bot.front.controls import ALL_CONTROLS
+from bot.front.controls import ALL_CONTROLS, read_control, understood
 from bot.front.replies import report
 from bot.service import GameService
 
@@ -51,8 +53,14 @@ class SchottenBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.service = await GameService.open(
-            self.database, defaults=self.config.defaults, clock=self.clock
+            self.database,
+            defaults=self.config.defaults,
+            clock=self.clock,
+            synchronous=self.config.synchronous,
         )
+        # Whatever an earlier run had taken to announce and did not finish, this one sends
+        # (one bot process per database file; see README).
+        await self.service.release_announcements()
         self.front = Front(self, self.service)
         self.computer = Computer(self.front, workers=self.config.computer_workers)
         self.front.computer = self.computer
@@ -68,6 +76,26 @@ class SchottenBot(discord.Client):
         self.timers.start()
         self.computer.start()
 
+    async def shutdown(self, *, grace: float = 10.0) -> None:
+        """A clean stop (SIGTERM, a deploy): turn new interactions away, let those under
+        way finish, send every announcement still pending, then close."""
+        if self.front is None or self.front.draining:
+            await self.close()
+            return
+        log.info("shutting down: finishing what is under way")
+        self.front.draining = True
+        if self.timers.is_running():
+            self.timers.cancel()
+        if self.computer is not None:
+            await self.computer.stop()
+        if not await self.front.wait_idle(grace):
+            log.warning("some requests were still under way after %.0f s", grace)
+        try:
+            await asyncio.wait_for(self.front.relay.deliver(everything=True), grace)
+        except Exception:  # whatever is left is sent by the next start
+            log.exception("announcements left for the next start")
+        await self.close()
+
     async def close(self) -> None:
         if self.timers.is_running():
             self.timers.cancel()
@@ -81,6 +109,19 @@ class SchottenBot(discord.Client):
     async def on_ready(self) -> None:
         log.info("ready as %s (%s servers)", self.user, len(self.guilds))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button or menu that no control reads would get no answer at all (Discord
+        shows "This interaction failed"); refuse it with a word instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        custom_id = str(data.get("custom_id", ""))
+        if not understood(custom_id):
+            try:
+                read_control(custom_id)
+            except Refused as refusal:
+                await report(interaction, refusal, where=custom_id[:100])
+
     @tasks.loop(seconds=60)
     async def timers(self) -> None:
         """Reminders, forfeits and expiries. Deadlines live in the database, so a restart
@@ -88,6 +129,9 @@ class SchottenBot(discord.Client):
         if self.front is None:
             return
         try:
+            # First what is owed from before (at start-up: what an earlier run stored but
+            # did not announce), then what time brought.
+            await self.front.relay.deliver()
             await self.front.handle_due()
         except Exception:  # keep the loop running
             log.exception("timer loop")

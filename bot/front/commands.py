@@ -3,9 +3,12 @@ front-end or service call; refusals go to the tree's error handler (the one erro
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,9 +16,10 @@ from discord import app_commands
 from bot.errors import Refused
 from bot.front import texts
 from bot.front.app import MISSING, QUIET, Front
-from bot.front.controls import MoveButton, ShowHandButton
+from bot.front.controls import ShowHandButton
 from bot.front.rules import TOPICS, rules_topic
 from bot.records import PlayerStats
+from bot.service import MAX_MOVE_LENGTH
 from engine.api import GAME_NAMES, VARIANTS, MatchSpec, game_of
 
 log = logging.getLogger("schotten.bot")
@@ -25,6 +29,19 @@ ROLES = [app_commands.Choice(name=n, value=n) for n in ("attacker", "defender", 
 LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
+
+
+def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Run a command as a request the front counts (and refuses while shutting down)."""
+
+    @functools.wraps(func)
+    async def wrapper(
+        self: SchottenCommands, interaction: discord.Interaction, *args: Any, **kwargs: Any
+    ) -> None:
+        async with self.front.working():
+            await func(self, interaction, *args, **kwargs)
+
+    return wrapper
 
 
 def spec_from_options(game: str, rounds: int, points: int | None) -> MatchSpec:
@@ -57,6 +74,7 @@ class SchottenCommands(app_commands.Group):
         level="How strong the computer plays, when you challenge me",
     )
     @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
+    @gated
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -82,11 +100,13 @@ class SchottenCommands(app_commands.Group):
         return found[0].id
 
     @app_commands.command(description="Accept the latest challenge made to you in this channel")
+    @gated
     async def accept(self, interaction: discord.Interaction) -> None:
         cid = await self._my_challenge(interaction, made=False)
         await self.front.accept(interaction, cid)
 
     @app_commands.command(description="Decline the latest challenge made to you in this channel")
+    @gated
     async def decline(self, interaction: discord.Interaction) -> None:
         cid = await self._my_challenge(interaction, made=False)
         info = await self.service.decline(cid, interaction.user.id)
@@ -94,6 +114,7 @@ class SchottenCommands(app_commands.Group):
         await self.front._edit_challenge(info, texts.declined(info))
 
     @app_commands.command(description="Cancel your latest challenge in this channel")
+    @gated
     async def cancel(self, interaction: discord.Interaction) -> None:
         cid = await self._my_challenge(interaction, made=True)
         info = await self.service.cancel(cid, interaction.user.id)
@@ -105,7 +126,12 @@ class SchottenCommands(app_commands.Group):
 
     @app_commands.command(description="Make a move in this channel's game, e.g. R7 3 or claim 4")
     @app_commands.describe(notation="The move: pick one of the suggestions, or type it")
-    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+    @gated
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        notation: app_commands.Range[str, 1, MAX_MOVE_LENGTH],
+    ) -> None:
         await self.front.move_from_command(interaction, notation)
 
     @move.autocomplete("notation")
@@ -128,11 +154,13 @@ class SchottenCommands(app_commands.Group):
         return [app_commands.Choice(name=m, value=m) for m in (starts + inside)[:25]]
 
     @app_commands.command(description="See your hand privately, with buttons to make your move")
+    @gated
     async def hand(self, interaction: discord.Interaction) -> None:
         info = await self.front.match_here(interaction)
         await self.front.show_hand(interaction, info.id)
 
     @app_commands.command(description="Post this channel's board again")
+    @gated
     async def board(self, interaction: discord.Interaction) -> None:
         info = await self.front.match_here(interaction)
         await interaction.response.defer(thinking=True)
@@ -146,29 +174,21 @@ class SchottenCommands(app_commands.Group):
         )
 
     @app_commands.command(description="Give up the game in this channel (asks to confirm)")
+    @gated
     async def resign(self, interaction: discord.Interaction) -> None:
         info = await self.front.match_here(interaction)
-        if info.seat_of(interaction.user.id) is None:
-            raise Refused("You are not playing in this game.")
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            MoveButton(
-                info.id, info.version, "resign", "Yes, resign", style=discord.ButtonStyle.danger
-            )
-        )
-        whole = " the whole match" if _is_match(info.spec) else " the game"
-        await interaction.response.send_message(
-            f"Resign{whole} against {info.names[1 - (info.seat_of(interaction.user.id) or 0)]}?",
-            view=view,
-            ephemeral=True,
-        )
+        await self.front.confirm_resign(interaction, info)
 
     # Standings -------------------------------------------------------------------------------
 
     @app_commands.command(description="The best players of this server")
     @app_commands.choices(game=GAME_KINDS)
+    @gated
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str = "st1", page: int = 1
+        self,
+        interaction: discord.Interaction,
+        game: str = "st1",
+        page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         guild = _guild(interaction)
         board = await self.service.leaderboard(guild, game, page)
@@ -189,6 +209,7 @@ class SchottenCommands(app_commands.Group):
 
     @app_commands.command(description="A player's results and ratings on this server")
     @app_commands.describe(member="Whose stats (you, if left out)", against="Their record against")
+    @gated
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -203,6 +224,7 @@ class SchottenCommands(app_commands.Group):
 
     @app_commands.command(description="Recent games, or one game's full record as a text file")
     @app_commands.describe(member="Whose games (you, if left out)", game_id="Export this game")
+    @gated
     async def history(
         self,
         interaction: discord.Interaction,
@@ -235,6 +257,7 @@ class SchottenCommands(app_commands.Group):
 
     @app_commands.command(description="The rules, in short")
     @app_commands.choices(topic=TOPIC_CHOICES)
+    @gated
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         title, body = rules_topic(topic)
         embed = discord.Embed(title=title, description=body, colour=discord.Colour.dark_green())
@@ -247,6 +270,7 @@ class SchottenCommands(app_commands.Group):
         challenge_hours="How long a challenge stays open (1-168 hours)",
         use_threads="Open a thread for each game when I am allowed to",
     )
+    @gated
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -281,10 +305,6 @@ class SchottenCommands(app_commands.Group):
             f"\n• a thread per game: {'yes' if s.use_threads else 'no'}",
             ephemeral=True,
         )
-
-
-def _is_match(spec: MatchSpec) -> bool:
-    return spec.revenge or spec.rounds > 1 or spec.target is not None
 
 
 def _guild(interaction: discord.Interaction) -> int:

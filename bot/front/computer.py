@@ -95,6 +95,6 @@ class Computer:
         except (ServiceError, GameError) as e:
             log.warning("computer move %r refused in game %s: %s", text, info.id, e)
             return
-        await self.front.after_move(result, mover_is_told=True)
+        await self.front.after_move(result)
         if result.info.to_decide == seat and not result.finished:
             self.wake()  # the computer owes another decision (a claim, a draw choice...)

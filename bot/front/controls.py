@@ -12,17 +12,24 @@ error down the one error path (`bot.front.replies.report`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.errors import Refused
 from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
 from bot.front.replies import report
+from bot.store import valid_id
 
 if TYPE_CHECKING:
     from bot.front.app import Front
 
 PREFIX = "sch"
+# What a custom_id carries after its kind: the match and the version of its position.
+AT = r"(?P<match>[0-9]+):(?P<version>[0-9]+)"
+FAMILY = r"(?P<family>\w+)"
 
 
 def front_of(interaction: discord.Interaction) -> Front:
@@ -34,7 +41,9 @@ class Control(discord.ui.DynamicItem[Any], template=r"sch:never"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await self.run(interaction)
+            read_control(self.custom_id, _values(interaction))  # refuses what cannot be
+            async with front_of(interaction).working():
+                await self.run(interaction)
         except Exception as error:  # the one error path
             await report(interaction, error, where=self.custom_id)
 
@@ -45,7 +54,7 @@ class Control(discord.ui.DynamicItem[Any], template=r"sch:never"):
 # Moves --------------------------------------------------------------------------------------
 
 
-class MoveButton(Control, template=r"sch:m:(?P<match>\d+):(?P<version>\d+):(?P<move>.+)"):
+class MoveButton(Control, template=rf"sch:m:{AT}:(?P<move>.+)"):
     """One legal move, made when clicked."""
 
     def __init__(
@@ -72,7 +81,7 @@ class MoveButton(Control, template=r"sch:m:(?P<match>\d+):(?P<version>\d+):(?P<m
         )
 
 
-class CardSelect(Control, template=r"sch:c:(?P<match>\d+):(?P<version>\d+)"):
+class CardSelect(Control, template=rf"sch:c:{AT}"):
     """Choose a card to play; then the places it can go appear as buttons."""
 
     def __init__(self, match_id: int, version: int, picker: Picker | None = None) -> None:
@@ -100,7 +109,7 @@ class CardSelect(Control, template=r"sch:c:(?P<match>\d+):(?P<version>\d+)"):
         return cls(int(match["match"]), int(match["version"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        card = _values(interaction)[0]
+        card = _values(interaction)[0]  # read_control made sure there is one
         await front_of(interaction).show_step(
             interaction, self.match_id, self.version, ("card", card)
         )
@@ -111,7 +120,7 @@ def _places(noun: str, choices: list[Any]) -> str:
     return f"{noun.title()}s {numbers}"[:100]
 
 
-class StepButton(Control, template=r"sch:F:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+class StepButton(Control, template=rf"sch:F:{AT}:{FAMILY}"):
     """Open the choices of a move family (Traitor…, Strategist…); `back` returns to all moves."""
 
     def __init__(self, match_id: int, version: int, family: str, label: str = "") -> None:
@@ -136,7 +145,7 @@ class StepButton(Control, template=r"sch:F:(?P<match>\d+):(?P<version>\d+):(?P<f
         await front_of(interaction).show_step(interaction, self.match_id, self.version, step)
 
 
-class FamilySelect(Control, template=r"sch:f:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+class FamilySelect(Control, template=rf"sch:f:{AT}:{FAMILY}"):
     """Which card a Traitor, Banshee... takes; then where it goes."""
 
     def __init__(
@@ -166,7 +175,7 @@ class FamilySelect(Control, template=r"sch:f:(?P<match>\d+):(?P<version>\d+):(?P
         )
 
 
-class SetSelect(Control, template=r"sch:s:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
     """Tick several items at once: cards to give or return, tiles to retreat from."""
 
     def __init__(
@@ -200,7 +209,7 @@ class SetSelect(Control, template=r"sch:s:(?P<match>\d+):(?P<version>\d+):(?P<fa
         )
 
 
-class MoveSelect(Control, template=r"sch:v:(?P<match>\d+):(?P<version>\d+):(?P<family>\w+)"):
+class MoveSelect(Control, template=rf"sch:v:{AT}:{FAMILY}"):
     """A menu of whole moves (claim 3, claim 5...), used when buttons would not fit."""
 
     def __init__(
@@ -235,13 +244,13 @@ def _count(least: int, most: int) -> str:
 
 def _values(interaction: discord.Interaction) -> list[str]:
     data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-    return [str(v) for v in data.get("values", [])]
+    return [str(v) for v in data.get("values") or []]
 
 
 # Game-level buttons -------------------------------------------------------------------------
 
 
-class ShowHandButton(Control, template=r"sch:h:(?P<match>\d+)"):
+class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
     """On the board: answers the clicking player, privately, with their hand and controls."""
 
     def __init__(self, match_id: int) -> None:
@@ -265,7 +274,7 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>\d+)"):
         await front_of(interaction).show_hand(interaction, self.match_id)
 
 
-class RematchButton(Control, template=r"sch:r:(?P<match>\d+)"):
+class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
         super().__init__(
@@ -286,7 +295,7 @@ class RematchButton(Control, template=r"sch:r:(?P<match>\d+)"):
         await front_of(interaction).rematch(interaction, self.match_id)
 
 
-class AcceptButton(Control, template=r"sch:a:(?P<challenge>\d+)"):
+class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):
     def __init__(self, challenge_id: int) -> None:
         self.challenge_id = challenge_id
         super().__init__(
@@ -307,7 +316,7 @@ class AcceptButton(Control, template=r"sch:a:(?P<challenge>\d+)"):
         await front_of(interaction).accept(interaction, self.challenge_id)
 
 
-class DeclineButton(Control, template=r"sch:d:(?P<challenge>\d+)"):
+class DeclineButton(Control, template=r"sch:d:(?P<challenge>[0-9]+)"):
     def __init__(self, challenge_id: int) -> None:
         self.challenge_id = challenge_id
         super().__init__(
@@ -326,6 +335,56 @@ class DeclineButton(Control, template=r"sch:d:(?P<challenge>\d+)"):
 
     async def run(self, interaction: discord.Interaction) -> None:
         await front_of(interaction).decline(interaction, self.challenge_id)
+
+
+SELECTS = ("c", "f", "s", "v")
+MAX_VALUE_LENGTH = 100  # Discord's limit on a select option's value
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRequest:
+    """What a control's custom_id (and a menu's chosen values) ask for, checked."""
+
+    kind: str  # the letter after "sch:"
+    target: int  # a match id, or a challenge id for Accept and Decline
+    version: int | None
+    arg: str | None  # the move or the family
+    values: tuple[str, ...]
+
+
+def understood(custom_id: str) -> bool:
+    """Whether one of the controls reads this custom_id (else nothing would answer it)."""
+    return any(c.__discord_ui_compiled_template__.fullmatch(custom_id) for c in ALL_CONTROLS)
+
+
+def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
+    """Read a control's custom_id and chosen values, or refuse them with a message.
+
+    Discord only sends custom_ids the bot put on its messages, but those may come from an
+    older version of the bot, name a game that is gone, or be damaged; none of that may end
+    in anything but a clear refusal."""
+    for cls in ALL_CONTROLS:
+        found = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if found is not None:
+            break
+    else:
+        raise Refused(
+            "I do not understand this button or menu (it may be from an older version of"
+            " me). Use `/schotten hand` for your current controls."
+        )
+    groups = found.groupdict()
+    kind = custom_id.split(":", 2)[1]
+    target = int(groups.get("match") or groups.get("challenge") or "0")
+    version = int(groups["version"]) if groups.get("version") is not None else None
+    if not valid_id(target) or (version is not None and not valid_id(version)):
+        raise Refused("This control names a game or challenge that does not exist.")
+    if kind in SELECTS:
+        if not values:
+            raise Refused("Choose an option in the menu first.")
+        if any(len(v) > MAX_VALUE_LENGTH for v in values):
+            raise Refused("That menu choice is not one I offered.")
+    arg = groups.get("move") or groups.get("family")
+    return ControlRequest(kind, target, version, arg, tuple(values))
 
 
 ALL_CONTROLS = (

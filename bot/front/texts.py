@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records import ChallengeInfo, MatchInfo, MoveResult, Reminder
+from bot.records import ChallengeInfo, MatchInfo, RatingChange, Reminder
 
 
 def _who(info: MatchInfo, seat: int) -> str:
@@ -97,11 +97,14 @@ def reminder(r: Reminder) -> str:
     return f"<@{r.user_id}>, game #{r.match_id} has been waiting for your move for {hours} h.{tail}"
 
 
-def rating_lines(result: MoveResult) -> list[str]:
-    names = dict(zip(result.info.players, result.info.names, strict=True))
-    changes = [c.describe(names[c.user_id]) for c in result.rating_changes]
-    if not changes:
-        if result.info.ai_seat is not None:
+def rating_lines(info: MatchInfo, changes: Sequence[RatingChange]) -> list[str]:
+    """The ratings line of a finished game's board."""
+    if not info.is_over:
+        return []
+    names = dict(zip(info.players, info.names, strict=True))
+    shown = [c.describe(names[c.user_id]) for c in changes]
+    if not shown:
+        if info.ai_seat is not None:
             return ["Games against the computer do not change ratings."]
         return []
-    return ["Ratings: " + ", ".join(changes)]
+    return ["Ratings: " + ", ".join(shown)]

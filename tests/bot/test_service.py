@@ -263,7 +263,8 @@ async def test_resign_any_time_and_game_over(service):
     result = await service.resign(info.id, waiting)
     assert result.finished
     assert result.outcome is not None and result.outcome.winner == 1 - info.players.index(waiting)
-    with pytest.raises(Refused, match="This game is over"):
+    quitter = info.names[info.players.index(waiting)]
+    with pytest.raises(Refused, match=f"Game #{info.id} is over: {quitter} resigned"):
         await service.play(info.id, ALICE.id, "resign")
 
 

@@ -24,12 +24,14 @@ async def test_migrates_an_empty_file_to_the_latest_version(db_path):
             "games",
             "matches",
             "moves",
+            "outbox",
             "ratings",
             "settings",
             "users",
         ]
         mode = await store._one("PRAGMA journal_mode")
         assert mode[0] == "wal"
+        assert await store.synchronous() == 2  # FULL: durable before a commit returns
     finally:
         await store.close()
 

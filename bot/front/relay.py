@@ -1,0 +1,199 @@
+"""The outbox relay: makes the announcements that the service wrote beside each change.
+
+A move, a forfeit, a reminder or a game's start writes what it must announce (the board to
+post, the hand to send, the reminder, the expired challenge's edit) in the same transaction
+as the change. The relay sends them and marks them done, so a crash between the commit and
+Discord's answer delays an announcement and never loses it: whatever is pending is sent at
+start-up, after every move, and on the timer loop.
+
+Delivery is at least once; every message carries a nonce derived from its row with
+`enforce_nonce`, so Discord returns the first message instead of posting a second one when
+a send is repeated within a few minutes (after a crash between the send and the mark).
+Each match's announcements go in the order they were written: one that fails for a while
+holds back the later ones of its match, never those of other matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot import crashpoints
+from bot.front import texts
+from bot.front.controls import RematchButton, ShowHandButton
+from bot.records import Announcement, MatchInfo
+from bot.store import Row
+
+if TYPE_CHECKING:
+    from bot.front.app import Front
+
+log = logging.getLogger("schotten.bot")
+QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
+PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+class Undeliverable(Exception):
+    """Discord will never take this announcement (no access, channel gone, DMs closed)."""
+
+
+def _transient(error: BaseException) -> bool:
+    """Worth trying again later: Discord's own trouble or the network's, not a refusal."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, aiohttp.ClientError | asyncio.TimeoutError | OSError)
+
+
+class Relay:
+    """Sends what the outbox holds. One per process; every method is a coroutine."""
+
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.service = front.service
+        self.client = front.client
+        # One sender per match at a time in this process, so its announcements keep their
+        # order; the database claim (a lease) keeps other senders off the same row.
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    async def deliver(self, match_id: int | None = None, *, everything: bool = False) -> int:
+        """Send what is pending (for one match, or all); returns how many were done."""
+        rows = await self.service.pending_announcements(match_id, everything=everything)
+        keys = list(dict.fromkeys(_key(r) for r in rows))
+        done = 0
+        for key in keys:
+            done += await self._deliver_key(key, match_id, everything)
+        return done
+
+    async def _deliver_key(self, key: int, match_id: int | None, everything: bool) -> int:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                done = 0
+                # Listed again under the lock: whoever held it may have sent some meanwhile.
+                rows = await self.service.pending_announcements(match_id, everything=everything)
+                for row in (r for r in rows if _key(r) == key):
+                    outcome = await self._one(row)
+                    if outcome is None:
+                        break  # held back: later rows of this match wait for this one
+                    done += outcome
+                return done
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    async def _one(self, row: Row) -> int | None:
+        """Send one row: 1 if done (sent, skipped or dead), None if it must wait."""
+        if not await self.service.claim_announcement(row["id"]):
+            return None
+        try:
+            a = await self.service.announcement(row)
+            crashpoints.reach("announce-before-send")
+            message_id = await self._send(a)
+            crashpoints.reach("announce-after-send")
+        except Undeliverable as e:
+            log.info("announcement %s (%s) cannot be delivered: %s", row["id"], row["kind"], e)
+            await self.service.announced(row["id"], status="dead", error=str(e))
+            return 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            if not _transient(e):
+                log.exception("announcement %s (%s) failed", row["id"], row["kind"])
+            else:
+                log.warning("announcement %s (%s) will be retried: %s", row["id"], row["kind"], e)
+            await self.service.retry_announcement(row, f"{type(e).__name__}: {e}")
+            return None
+        if message_id is None:
+            await self.service.announced(row["id"], status="skipped")
+        else:
+            board_of = a.match.id if a.kind == "board" and a.match is not None else None
+            await self.service.announced(row["id"], message_id=message_id, board_of=board_of)
+        return 1
+
+    async def _send(self, a: Announcement) -> int | None:
+        """Make one announcement; the message id, or None when it is no longer needed."""
+        if a.kind == "board":
+            assert a.match is not None
+            return await self._board(a.match, a)
+        if a.kind == "hand":
+            assert a.match is not None and a.seat is not None
+            if not a.current:
+                return None  # the position moved on: a newer hand (or none) is owed
+            return await self._hand(a.match, a.seat, a.nonce)
+        if a.kind == "reminder":
+            assert a.match is not None and a.reminder is not None
+            if not a.current:
+                return None
+            return await self._post(
+                a.match.channel_id, a.nonce, texts.reminder(a.reminder), allowed_mentions=PING
+            )
+        if a.kind == "challenge":
+            assert a.challenge is not None
+            c = a.challenge
+            if c.message_id is None:
+                return None
+            channel = self.client.get_partial_messageable(c.channel_id)
+            try:
+                message = await channel.get_partial_message(c.message_id).edit(
+                    content=texts.expired(c), view=None
+                )
+            except (discord.NotFound, discord.Forbidden) as e:
+                raise Undeliverable(str(e)) from None
+            return message.id
+        raise Undeliverable(f"unknown announcement kind {a.kind!r}")
+
+    async def _board(self, info: MatchInfo, a: Announcement) -> int:
+        lines = ([texts.started(info)] if a.started else []) + a.lines
+        lines += texts.rating_lines(info, a.ratings)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ShowHandButton(info.id))
+        if info.is_over:
+            view.add_item(RematchButton(info.id))
+        return await self._post(
+            info.channel_id,
+            a.nonce,
+            texts.board_caption(info, lines),
+            file=await self.front.board_file(info),
+            view=view,
+            allowed_mentions=QUIET,
+        )
+
+    async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:
+        """The hand by DM; if the player's DMs are closed, say so in the game's channel
+        (without the hand): the board's Show my hand button still works for them."""
+        user_id = info.players[seat]
+        payload = await self.front.hand_payload(info, seat)
+        try:
+            dm = await self.client.create_dm(discord.Object(user_id))
+            message = await dm.send(
+                payload["content"],
+                file=payload["file"],
+                view=payload["view"] or discord.utils.MISSING,
+                nonce=nonce,
+            )
+            return message.id
+        except discord.Forbidden as e:  # 50007: cannot send messages to this user
+            log.info("no DM to %s: %s", user_id, e)
+        notice = texts.dm_failed(user_id)
+        await self._post(info.channel_id, f"{nonce}d", notice, allowed_mentions=PING)
+        raise Undeliverable("the player's DMs are closed; told in the channel")
+
+    async def _post(self, channel_id: int, nonce: str, content: str, **kwargs: Any) -> int:
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            message = await channel.send(content, nonce=nonce, **kwargs)
+        except (discord.NotFound, discord.Forbidden) as e:
+            raise Undeliverable(f"channel {channel_id}: {e}") from None
+        return message.id
+
+
+def _key(row: Row) -> int:
+    """Announcements are ordered per match (challenges: per challenge, apart from matches)."""
+    return int(row["match_id"]) if row["match_id"] is not None else -int(row["challenge_id"])
