@@ -12,9 +12,13 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, load_config
 from engine.api import VARIANTS
+
+if TYPE_CHECKING:
+    from bot.front.client import SchottenBot
 
 log = logging.getLogger("schotten.bot")
 
@@ -29,19 +33,24 @@ def _logging(level: str) -> None:
 
 
 async def _run(config_path: Path | None) -> int:
-    import discord
-
     from bot.front.client import SchottenBot
 
     config = load_config(config_path)
     _logging(config.log_level)
     token = config.require_token()
     log.info("starting with %r", config)
-    bot = SchottenBot(config)
+    return await serve(SchottenBot(config), token)
+
+
+async def serve(bot: SchottenBot, token: str) -> int:
+    """Run the bot until it is closed. SIGTERM (a deploy's restart) and SIGINT stop it
+    cleanly: new interactions are turned away, those under way finish, pending
+    announcements are sent, then it exits."""
+    import discord
+
     stopping: list[asyncio.Task[None]] = []
 
     def stop() -> None:
-        # A deploy's SIGTERM (or Ctrl-C): finish what is under way, then exit.
         if not stopping:
             stopping.append(asyncio.create_task(bot.shutdown()))
 
@@ -64,6 +73,9 @@ async def _run(config_path: Path | None) -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the gateway intents requested.", file=sys.stderr)
         return 2
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
     return 0
 
 

@@ -70,7 +70,7 @@ from .models import (
     SimRole,
     SimUser,
 )
-from .patch import DiscordPointer, point_discord_at
+from .patch import DiscordPointer, point_discord_at, point_discord_at_url
 from .records import InteractionRecord
 from .server import Emulator
 
@@ -95,4 +95,5 @@ __all__ = [
     "SimulationError",
     "png_bytes",
     "point_discord_at",
+    "point_discord_at_url",
 ]

@@ -62,19 +62,27 @@ class DiscordPointer:
 
 def point_discord_at(emulator: Emulator) -> DiscordPointer:
     """Make every discord.py client in this process talk to ``emulator`` (must be started)."""
+    if not emulator.port:
+        raise RuntimeError("start the emulator before pointing discord.py at it")
+    return point_discord_at_url(emulator.base_url)
+
+
+def point_discord_at_url(base_url: str) -> DiscordPointer:
+    """The same for an emulator at ``base_url`` (``http://127.0.0.1:PORT``), which may run in
+    another process: a bot in a child process (the crash tests) reaches it this way."""
     import discord.asset
     import discord.gateway
     import discord.http
     import yarl
 
-    if not emulator.port:
-        raise RuntimeError("start the emulator before pointing discord.py at it")
     saved = (
         discord.http.Route.BASE,
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
         discord.asset.Asset.BASE,
     )
-    discord.http.Route.BASE = emulator.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(emulator.gateway_url)
-    discord.asset.Asset.BASE = emulator.base_url
+    base = base_url.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    ws = "ws" + base[len("http") :] if base.startswith("http") else base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
+    discord.asset.Asset.BASE = base
     return DiscordPointer(saved)
