@@ -705,17 +705,18 @@ class GameService:
         """The request that made a move showed the player their hand in its reply."""
         return await self.announced(row_id, error="shown in the reply")
 
-    async def retry_announcement(self, row: Row, error: str) -> None:
-        """Try again later, backing off; give up after RETRY_LIMIT attempts."""
-        attempts = row["attempts"] + 1
-        if attempts >= RETRY_LIMIT:
-            await self.announced(row["id"], status="dead", error=error[:500])
+    async def retry_announcement(self, row_id: int, error: str) -> None:
+        """Try again later, backing off; give up after RETRY_LIMIT attempts (each claim
+        counts one)."""
+        row = await self.store.announcement(row_id)
+        if row is None:
             return
-        delay = min(600.0, 5.0 * 2 ** (attempts - 1))
+        if row["attempts"] >= RETRY_LIMIT:
+            await self.announced(row_id, status="dead", error=error[:500])
+            return
+        delay = min(600.0, 5.0 * 2 ** (row["attempts"] - 1))
         async with self.store.transaction() as tx:
-            await self.store.retry_announcement(
-                tx, row["id"], self.clock.now() + delay, error[:500]
-            )
+            await self.store.retry_announcement(tx, row_id, self.clock.now() + delay, error[:500])
 
     async def release_announcements(self) -> None:
         """At start-up: announcements an earlier run had taken are free to send again."""

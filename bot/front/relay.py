@@ -108,7 +108,7 @@ class Relay:
                 log.exception("announcement %s (%s) failed", row["id"], row["kind"])
             else:
                 log.warning("announcement %s (%s) will be retried: %s", row["id"], row["kind"], e)
-            await self.service.retry_announcement(row, f"{type(e).__name__}: {e}")
+            await self.service.retry_announcement(row["id"], f"{type(e).__name__}: {e}")
             return None
         if message_id is None:
             await self.service.announced(row["id"], status="skipped")

@@ -365,3 +365,58 @@ async def test_the_computer_moves_after_a_restart(world):
         info = await wait_for_version(bot, emu, info.id, 0, timeout=30)
         assert info.version == 1 and info.to_decide == 0
         assert len(await bot.service.store.moves(info.id)) == 1
+
+
+async def test_a_typed_resign_asks_first_and_a_typed_timeout_is_refused(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        for text in ("timeout", "time out"):
+            reply = await (
+                await alice.slash(("schotten", "move"), where=thread, notation=text)
+            ).reply()
+            assert reply.ephemeral and "Only the clock ends a game on time" in reply.content
+        for text in ("resign", "Re sign"):
+            confirm = await (
+                await bob.slash(("schotten", "move"), where=thread, notation=text)
+            ).reply()
+            assert confirm.ephemeral and "Resign the game against Alice?" in confirm.content
+        assert (await bot.service.match(info.id)).version == 0  # nothing happened yet
+        await (await bob.click(confirm, label="Yes, resign")).ack()
+        final = await wait_for_version(bot, emu, info.id, 0)
+        assert final.match.outcome.termination.name == "RESIGNED"
+        await emu.assert_all_acknowledged()
+
+
+async def test_old_controls_and_late_moves_get_precise_refusals(world):
+    from bot.clock import ManualClock
+
+    emu, guild, alice, bob, _, db = world
+    clock = ManualClock()
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        mover = alice if info.deciding_user == alice.id else bob
+        old = mover.last_dm
+        # A move by command; the DM's controls are now from an earlier position.
+        player = SimPlayer(mover, random.Random(1), clicks=0.0)
+        await player.move_by_command(thread)
+        info = await wait_for_version(bot, emu, info.id, 0)
+        card_select = next(s for s in old.selects() if s["custom_id"].startswith("sch:c:"))
+        handle = await mover.select(
+            old, card_select["custom_id"], [card_select["options"][0]["value"]]
+        )
+        reply = await handle.reply()
+        assert "from an earlier position" in reply.content and "not yours" not in reply.content
+        # The game is forfeited on time; a late move says so.
+        late = info.deciding_user
+        late_member = alice if late == alice.id else bob
+        clock.advance(hours=73)
+        await bot.front.handle_due()
+        await emu.wait_for_message(lambda m: "ran out of time" in m.content, timeout=10)
+        reply = await (
+            await late_member.slash(("schotten", "move"), where=thread, notation="pass")
+        ).reply()
+        assert "ended on time" in reply.content and late_member.name in reply.content
+        await emu.assert_all_acknowledged()

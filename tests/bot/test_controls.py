@@ -1,0 +1,68 @@
+"""Controls' custom_ids, read back: parsed or refused with a message, never an exception."""
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.errors import Refused
+from bot.front.controls import ALL_CONTROLS, SELECTS, read_control, understood
+from bot.store import MAX_ID
+
+KINDS = "mcFfsvhrad"
+numbers = st.one_of(
+    st.integers(min_value=0, max_value=2**70),
+    st.sampled_from([0, 1, MAX_ID, MAX_ID + 1, 2**64, 10**40]),
+)
+words = st.text(alphabet=string.ascii_letters + string.digits + " :_-", max_size=40)
+
+
+@st.composite
+def custom_ids(draw):
+    """Mostly shaped like the bot's own ids, sometimes anything at all."""
+    if draw(st.booleans()):
+        return draw(st.text(max_size=100))
+    kind = draw(st.sampled_from(KINDS))
+    parts = ["sch", kind, str(draw(numbers))]
+    if kind not in "hrad":
+        parts.append(str(draw(numbers)))
+    if kind in "mFfsv":
+        parts.append(draw(words))
+    return ":".join(parts)[:100]
+
+
+values = st.lists(st.text(max_size=120), max_size=26)
+
+
+@settings(max_examples=600, deadline=None)
+@given(custom_ids(), values)
+def test_any_custom_id_is_read_or_refused_with_a_message(custom_id, chosen):
+    try:
+        request = read_control(custom_id, chosen)
+    except Refused as refusal:
+        assert 0 < len(str(refusal)) <= 300
+        return
+    assert understood(custom_id)
+    assert 0 <= request.target <= MAX_ID
+    assert request.version is None or 0 <= request.version <= MAX_ID
+    if request.kind in SELECTS:
+        assert request.values and all(len(v) <= 100 for v in request.values)
+
+
+def test_ids_beyond_sqlite_and_empty_menus_are_refused():
+    for custom_id in (f"sch:h:{2**63}", f"sch:m:1:{2**64}:R7 3", f"sch:a:{10**30}"):
+        with pytest.raises(Refused, match="does not exist"):
+            read_control(custom_id)
+    for select in ("sch:c:1:0", "sch:s:1:0:give", "sch:v:1:0:claim", "sch:f:1:0:traitor"):
+        with pytest.raises(Refused, match="Choose an option"):
+            read_control(select, [])
+    with pytest.raises(Refused, match="do not understand"):
+        read_control("something else entirely")
+
+
+def test_the_bots_own_ids_are_read_back():
+    assert read_control("sch:m:12:3:claim 4").arg == "claim 4"
+    assert read_control("sch:c:12:3", ["R7"]).values == ("R7",)
+    assert read_control("sch:a:7").target == 7
+    assert {c.__name__ for c in ALL_CONTROLS} >= {"MoveButton", "AcceptButton"}

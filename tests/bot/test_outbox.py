@@ -1,0 +1,198 @@
+"""The outbox: what a change must announce is stored in the change's own transaction."""
+
+import json
+import random
+
+import pytest
+
+from bot.errors import Refused, StaleMove
+from bot.service import DEFERRED_GRACE, RETRY_LIMIT
+from engine.api import load_match
+
+from .conftest import ALICE, BOB, GUILD
+from .test_service import play_random, start
+
+
+async def pending(service):
+    return await service.store.pending_announcements(float("inf"))
+
+
+async def test_a_new_game_announces_its_board_and_the_first_hand(service):
+    info = await start(service)
+    rows = await pending(service)
+    assert [(r["kind"], r["version"]) for r in rows] == [("board", 0), ("hand", 0)]
+    board, hand = rows
+    assert json.loads(board["payload"])["started"] is True
+    assert hand["seat"] == info.match.to_decide and not hand["deferred"]
+
+
+async def test_each_move_stores_its_board_with_the_position_it_shows(service):
+    info = await start(service, "siege")
+    for r in await pending(service):
+        await service.announced(r["id"])
+    rng = random.Random(4)
+    for _ in range(12):
+        info = await service.match(info.id)
+        seat = info.match.to_decide
+        await service.play(info.id, info.players[seat], str(rng.choice(info.match.legal_moves())))
+        after = await service.match(info.id)
+        rows = [r for r in await pending(service) if r["version"] == after.version]
+        board = next(r for r in rows if r["kind"] == "board")
+        # The board shows exactly the stored position of that version.
+        assert load_match(json.loads(board["payload"])["state"]).to_json() == after.match.to_json()
+        hands = [r for r in rows if r["kind"] == "hand"]
+        assert [h["seat"] for h in hands] == [after.match.to_decide]
+        # A hand owed to the mover again is theirs to show in the reply (deferred).
+        assert hands[0]["deferred"] == (after.match.to_decide == seat)
+
+
+async def test_a_refused_or_stale_move_announces_nothing(service):
+    info = await start(service)
+    before = len(await pending(service))
+    waiting = info.players[1 - info.match.to_decide]
+    with pytest.raises(Refused):
+        await service.play(info.id, waiting, str(info.match.legal_moves()[0]))
+    mover = info.players[info.match.to_decide]
+    with pytest.raises(StaleMove):
+        await service.play(info.id, mover, str(info.match.legal_moves()[0]), expected_version=5)
+    assert len(await pending(service)) == before
+
+
+async def test_deferred_hands_wait_for_the_reply_of_this_run_only(service, clock):
+    info = await start(service, "siege")
+    for r in await pending(service):
+        await service.announced(r["id"])
+    # Play until a move leaves the decision with the mover (the Attacker's turn goes on).
+    rng = random.Random(2)
+    while True:
+        info = await service.match(info.id)
+        seat = info.match.to_decide
+        result = await service.play(
+            info.id, info.players[seat], str(rng.choice(info.match.legal_moves()))
+        )
+        if result.hand_row is not None:
+            break
+        for r in await pending(service):
+            await service.announced(r["id"])
+    kinds = [r["kind"] for r in await service.pending_announcements(info.id)]
+    assert kinds == ["board"]  # the hand waits for the reply that shows it
+    clock.advance(seconds=DEFERRED_GRACE)
+    kinds = [r["kind"] for r in await service.pending_announcements(info.id)]
+    assert kinds == ["board", "hand"]  # no reply came: it goes by DM
+    # Another run of the bot (after a crash) sends it at once.
+    clock.advance(seconds=-DEFERRED_GRACE)
+    service.boot = "another run"
+    assert [r["kind"] for r in await service.pending_announcements(info.id)] == ["board", "hand"]
+    assert await service.announced_by_reply(result.hand_row)
+    assert not await service.announced_by_reply(result.hand_row)  # done once
+
+
+async def test_a_claimed_announcement_is_not_taken_twice_until_its_lease_ends(service, clock):
+    await start(service)
+    row = (await pending(service))[0]
+    assert await service.claim_announcement(row["id"])
+    assert not await service.claim_announcement(row["id"])
+    clock.advance(seconds=61)
+    assert await service.claim_announcement(row["id"])
+    await service.release_announcements()
+    assert await service.claim_announcement(row["id"])
+
+
+async def test_retries_back_off_then_give_up(service, clock):
+    await start(service)
+    row = (await pending(service))[0]
+    delays = []
+    for _ in range(1, RETRY_LIMIT):
+        assert await service.claim_announcement(row["id"])
+        await service.retry_announcement(row["id"], "503 Service Unavailable")
+        assert row["id"] not in [r["id"] for r in await service.pending_announcements()]
+        again = await service.store.announcement(row["id"])
+        assert again["status"] == "pending" and again["lease_until"] is None
+        delays.append(again["next_try"] - clock.now())
+        clock.advance(seconds=delays[-1])
+        assert row["id"] in [r["id"] for r in await service.pending_announcements()]
+    assert delays == sorted(delays) and delays[0] == 5 and delays[-1] == 600
+    assert await service.claim_announcement(row["id"])
+    await service.retry_announcement(row["id"], "503 Service Unavailable")
+    assert (await service.store.announcement(row["id"]))["status"] == "dead"
+
+
+async def test_reminders_forfeits_and_expiries_are_announced_from_the_outbox(service, clock):
+    info = await start(service)
+    for r in await pending(service):
+        await service.announced(r["id"])
+    await service.challenge(GUILD, 555, ALICE, BOB, info.spec)
+    clock.advance(hours=25)
+    work = await service.due()
+    assert len(work.reminders) == 1 and len(work.expired) == 1
+    kinds = sorted(r["kind"] for r in await pending(service))
+    assert kinds == ["challenge", "reminder"]
+    assert not (await service.due()).reminders  # once
+    clock.advance(hours=48)
+    work = await service.due()
+    assert len(work.forfeits) == 1
+    rows = await pending(service)
+    board = next(r for r in rows if r["kind"] == "board")
+    assert load_match(json.loads(board["payload"])["state"]).is_over
+    # The reminder of a game that has since ended is no longer worth sending.
+    reminder = next(r for r in rows if r["kind"] == "reminder")
+    assert not (await service.announcement(reminder)).current
+
+
+async def test_only_the_clock_ends_a_game_on_time(service, clock):
+    info = await start(service)
+    mover = info.players[info.match.to_decide]
+    for text in ("timeout", "time out", "TIMEOUT "):
+        with pytest.raises(Refused, match="Only the clock ends a game on time"):
+            await service.play(info.id, mover, text)
+    assert (await service.match(info.id)).version == 0
+    clock.advance(hours=73)
+    (forfeit,) = (await service.due()).forfeits
+    assert forfeit.text == "timeout" and forfeit.finished
+
+
+async def test_a_move_after_a_forfeit_says_the_game_ended_on_time(service, clock):
+    info = await start(service)
+    mover = info.players[info.match.to_decide]
+    legal = str(info.match.legal_moves()[0])
+    clock.advance(hours=73)
+    await service.due()
+    late = info.names[info.players.index(mover)]
+    for expected in (None, 0):
+        with pytest.raises(Refused, match=f"ended on time \\({late} ran out of time\\)"):
+            await service.play(info.id, mover, legal, expected_version=expected)
+
+
+async def test_a_move_racing_a_forfeit_says_the_game_ended_on_time(service, clock):
+    info = await start(service)
+    clock.advance(hours=73)
+    await service.due()
+    # The click was read before the forfeit was stored and written after it.
+    with pytest.raises(StaleMove, match="ended on time"):
+        await service._play_seat(info, info.match.to_decide, str(info.match.legal_moves()[0]), 0)
+
+
+async def test_a_move_longer_than_any_move_is_refused_before_reading_it(service):
+    info = await start(service)
+    mover = info.players[info.match.to_decide]
+    with pytest.raises(Refused, match="at most 100 characters"):
+        await service.play(info.id, mover, "R7 " + "9" * 4301)
+
+
+async def test_ids_beyond_sqlite_are_not_found(service):
+    from bot.errors import NotFound
+
+    for bad in (2**63, 2**64 + 5, -1):
+        with pytest.raises(NotFound):
+            await service.match(bad)
+        with pytest.raises(NotFound):
+            await service.challenge_info(bad)
+
+
+async def test_a_full_game_leaves_nothing_unannounced_once_relayed(service):
+    info = await start(service, "tactics")
+    await play_random(service, info.id, random.Random(9))
+    rows = await pending(service)
+    boards = [r["version"] for r in rows if r["kind"] == "board"]
+    final = await service.match(info.id)
+    assert boards == list(range(final.version + 1))  # one board per stored version
