@@ -140,6 +140,7 @@ async def test_reminders_forfeits_and_expiries_are_announced_from_the_outbox(ser
 
 
 async def test_only_the_clock_ends_a_game_on_time(service, clock):
+    # README R-21
     info = await start(service)
     mover = info.players[info.match.to_decide]
     for text in ("timeout", "time out", "TIMEOUT "):
@@ -196,3 +197,38 @@ async def test_a_full_game_leaves_nothing_unannounced_once_relayed(service):
     boards = [r["version"] for r in rows if r["kind"] == "board"]
     final = await service.match(info.id)
     assert boards == list(range(final.version + 1))  # one board per stored version
+
+
+async def play_until_private(service, info, rng, head):
+    """Random moves, preferring the tactic cards that lead to a private move, until one of
+    `head` ("return" or "give") is in the log."""
+    for _ in range(400):
+        info = await service.match(info.id)
+        if any(text.split()[0] == head for _, text in info.match.log):
+            return info
+        assert not info.is_over, "the game ended before a private move"
+        seat = info.match.to_decide
+        legal = [str(m) for m in info.match.legal_moves()]
+        keen = [m for m in legal if m.split()[0] in ("recruiter", "exchange", head)]
+        keen = keen or [m for m in legal if m == "draw tactic"]
+        await service.play(info.id, info.players[seat], rng.choice(keen or legal))
+    raise AssertionError("no private move")
+
+
+@pytest.mark.parametrize(("variant", "head"), [("tactics", "return"), ("siege-tactics", "give")])
+async def test_a_running_games_record_hides_the_seed_and_private_cards(service, variant, head):
+    # README R-20
+    info = await start(service, variant)
+    info = await play_until_private(service, info, random.Random(3), head)
+    private = [(seat, text) for seat, text in info.match.log if text.split()[0] == head]
+    text = await service.export(info.id)
+    assert str(info.seed) not in text and "Seed: shown when the game is over" in text
+    for seat, move in private:
+        assert move not in text
+        count = len(move.split()) - 1
+        assert f"{info.names[seat]}: {head} {count} card" in text
+    # Once the game is over, the whole record, seed included.
+    await service.resign(info.id, ALICE.id)
+    text = await service.export(info.id)
+    assert f"Seed: {info.seed}" in text
+    assert all(move in text for _, move in private)
