@@ -53,6 +53,7 @@ class Harness:
         self.tmp = tmp
         self.db = tmp / "bot.sqlite3"
         self.runs = 0
+        self.children: list[Child] = []
 
     async def start(self, crash_at: str | None = None) -> Child:
         """A bot process; returns once it has connected and announced what was pending."""
@@ -77,6 +78,7 @@ class Harness:
                 stderr=out,
             )
         child = Child(proc, log)
+        self.children.append(child)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
         while self.emu.gateway.identify_count == before or not self.emu.gateway.live_sessions():
@@ -169,7 +171,12 @@ async def harness(tmp_path):
         await check_everything_announced(emu, h.db, channel, h.members, info.id)
         first.terminate()
         assert await first.exit_code() == 0, first.log.read_text()
-        yield h
+        try:
+            yield h
+        finally:  # a failed test leaves no bot running
+            for child in h.children:
+                child.kill()
+                await child.proc.wait()
 
 
 async def crash_and_recover(h, *, crash_at=None, kill_after=None, stop_after=None):
