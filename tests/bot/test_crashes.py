@@ -167,11 +167,11 @@ async def harness(tmp_path):
             info = await service.accept(ch.id, bob.id)
         h.guild, h.channel, h.match_id = guild, channel, info.id
         h.members = {alice.id: alice, bob.id: bob}
-        first = await h.start()
-        await check_everything_announced(emu, h.db, channel, h.members, info.id)
-        first.terminate()
-        assert await first.exit_code() == 0, first.log.read_text()
         try:
+            first = await h.start()
+            await check_everything_announced(emu, h.db, channel, h.members, info.id)
+            first.terminate()
+            assert await first.exit_code() == 0, first.log.read_text()
             yield h
         finally:  # a failed test leaves no bot running
             for child in h.children:
