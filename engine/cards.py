@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias, TypeVar
 
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, quote
 from engine.rng import Rng
 
 
@@ -80,7 +80,7 @@ class Card:
     def parse(text: str) -> Card:
         card = parse_card(text)
         if not isinstance(card, Card):
-            raise InvalidMoveError(f"{text.strip()!r} is a tactic card, not a clan card")
+            raise InvalidMoveError(f"{card} is a tactic card, not a clan card")
         return card
 
     def sort_key(self) -> tuple[int, int]:
@@ -198,7 +198,7 @@ class TacticCard:
 AnyCard: TypeAlias = Card | TacticCard
 
 _COLOR_WORDS = {c.label: c for c in Color} | {c.letter.lower(): c for c in Color}
-_CLAN_RE = re.compile(r"^([a-z]+)(\d{1,2})$")
+_CLAN_RE = re.compile(r"^([a-z]+)([0-9]{1,2})$")
 _TACTIC_RE = re.compile(r"^([a-z]+?)([12])?$")
 
 
@@ -216,7 +216,7 @@ def parse_card(text: str) -> AnyCard:
             raise InvalidMoveError(f"there is only one {kind.title} card")
         return TacticCard(kind, copy)
     raise InvalidMoveError(
-        f"{text.strip()!r} is not a card; write a colour letter and a value like R7 or B3,"
+        f"{quote(text)} is not a card; write a colour letter and a value like R7 or B3,"
         " or a tactic card's name like joker"
     )
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from engine.cards import AnyCard, parse_card
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, quote
 
 
 class Notation:
@@ -103,6 +103,24 @@ def last_public_move(log: list[tuple[int, str]], viewer: int | None) -> tuple[in
 
 
 FILLER = {"play", "on", "to", "at", "the", "stone", "tile", "onto", "a", "wall"}
+# Place numbers are small; a longer run of digits is no place (and converting thousands of
+# digits would trip Python's integer-string limit).
+MAX_NUMBER_DIGITS = 3
+_NUMBER = re.compile(rf"[0-9]{{1,{MAX_NUMBER_DIGITS}}}")
+
+
+def number(word: str) -> int | None:
+    """A place number written in ASCII digits (`3`, `07`), or None. Unicode digits such as
+    `③` or `٣` are not numbers here: Python's `str.isdigit` accepts them, `int` does not
+    always, and no player writes them on purpose."""
+    return int(word) if _NUMBER.fullmatch(word) else None
+
+
+def is_number_word(word: str) -> bool:
+    """Digits only, however many (to say "there is no such place" rather than misread)."""
+    return bool(word) and all("0" <= ch <= "9" for ch in word)
+
+
 DONE_WORDS = {"done", "end", "endturn", "finish", "noclaim", "nothing", "stop"}
 
 
@@ -137,17 +155,23 @@ def parse_draw(rest: list[str], decks: tuple[str, str]) -> Draw:
 def parse_play(words: list[str], place: str, hint: str) -> Play:
     """`R7 3`, `red 7 3`, `R 7 3`, `3 R7`, `play R7 on stone 3`."""
     words = [w for w in words if w not in FILLER]
+    if not words:
+        raise InvalidMoveError(f"Say which card to play and where. Try {hint}.")
     for card_words, where in ((words[:-1], words[-1]), (words[1:], words[0])):
-        if card_words and where.isdigit():
+        if card_words and is_number_word(where):
             try:
-                return Play(parse_card(" ".join(card_words)), int(where))
+                card = parse_card(" ".join(card_words))
             except InvalidMoveError:
-                pass
+                continue
+            n = number(where)
+            if n is None:
+                raise InvalidMoveError(f"There is no {place} {quote(where, 8)}.")
+            return Play(card, n)
     card_text = " ".join(words)
     try:
         card = parse_card(card_text)
     except InvalidMoveError:
-        raise InvalidMoveError(f"I cannot read {card_text!r} as a move. Try {hint}.") from None
+        raise InvalidMoveError(f"I cannot read {quote(card_text)} as a move. Try {hint}.") from None
     raise InvalidMoveError(f"Say where to play {card}: for example `{card} 3` for {place} 3.")
 
 
@@ -164,7 +188,7 @@ def card_list(words: list[str], what: str) -> list[AnyCard]:
             i += width
             break
         else:
-            raise InvalidMoveError(f"I cannot read {words[i]!r} as a card in `{what}`.")
+            raise InvalidMoveError(f"I cannot read {quote(words[i])} as a card in `{what}`.")
     if not out:
         raise InvalidMoveError(f"Say which cards to {what}, for example `{what} R3 joker`.")
     return out
@@ -185,9 +209,9 @@ def parse_taking(
     text = re.sub(r"\b(stone|tile|to|onto|on|the|of|at|wall)\b", " ", args.lower())
     text = re.sub(r"\s*:\s*", ":", text).strip()
     source: int | None = None
-    m = re.search(r"\bfrom\s+(\d+)\b", text)
+    m = re.search(r"\bfrom\s+([0-9]+)\b", text)
     if m:
-        source = int(m.group(1))
+        source = _place_number(m.group(1), hint)
         text = (text[: m.start()] + " " + text[m.end() :]).strip()
     words = text.split()
     where: int | None = None
@@ -196,24 +220,31 @@ def parse_taking(
         if not words:
             raise InvalidMoveError(f"Say which card and where. {hint}")
         last = words.pop()
-        if last.isdigit():
-            where = int(last)
+        if is_number_word(last):
+            where = _place_number(last, hint)
         elif target == "place-or-discard" and last in discard_words:
             discard = True
         else:
             raise InvalidMoveError(f"Say where the card goes. {hint}")
     card_text = " ".join(words)
-    m = re.fullmatch(r"(\d+):(.+)", card_text)
+    m = re.fullmatch(r"([0-9]+):(.+)", card_text)
     if m:
-        source = int(m.group(1))
+        source = _place_number(m.group(1), hint)
         card_text = m.group(2)
-    elif len(words) >= 2 and words[0].isdigit():
-        source = int(words[0])
+    elif len(words) >= 2 and is_number_word(words[0]):
+        source = _place_number(words[0], hint)
         card_text = " ".join(words[1:])
-    if not card_text or card_text.isdigit():
+    if not card_text or is_number_word(card_text):
         raise InvalidMoveError(f"Say which card the {head.title()} takes. {hint}")
     try:
         card = parse_card(card_text)
     except InvalidMoveError:
-        raise InvalidMoveError(f"I cannot read {card_text!r} as a card. {hint}") from None
+        raise InvalidMoveError(f"I cannot read {quote(card_text)} as a card. {hint}") from None
     return card, source, where, discard
+
+
+def _place_number(word: str, hint: str) -> int:
+    n = number(word)
+    if n is None:
+        raise InvalidMoveError(f"There is no place {quote(word, 8)}. {hint}")
+    return n

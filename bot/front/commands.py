@@ -274,9 +274,9 @@ class SchottenCommands(app_commands.Group):
     async def settings(
         self,
         interaction: discord.Interaction,
-        reminder_hours: float | None = None,
-        forfeit_hours: float | None = None,
-        challenge_hours: float | None = None,
+        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
+        forfeit_hours: app_commands.Range[float, 0, 720] | None = None,
+        challenge_hours: app_commands.Range[float, 1, 168] | None = None,
         use_threads: bool | None = None,
     ) -> None:
         guild = _guild(interaction)

@@ -33,10 +33,13 @@ from engine.moves import (
     Resign,
     at,
     card_list,
+    is_number_word,
+    number,
     parse_common,
     parse_draw,
     parse_play,
     parse_taking,
+    quote,
     words_of,
 )
 
@@ -129,8 +132,11 @@ def parse_move(text: str) -> Move:
     if common is not None:
         return common
     if head == "claim":
-        if len(rest) == 1 and rest[0].isdigit():
-            return Claim(int(rest[0]))
+        n = number(rest[0]) if len(rest) == 1 else None
+        if n is not None:
+            return Claim(n)
+        if len(rest) == 1 and is_number_word(rest[0]):
+            raise InvalidMoveError(f"There is no stone {quote(rest[0], 8)}; stones are 1 to 9.")
         raise InvalidMoveError("Say which stone to claim, for example `claim 4`.")
     if head == "draw":
         return parse_draw(rest, DECKS)

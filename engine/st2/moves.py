@@ -36,6 +36,8 @@ from engine.moves import (
     Resign,
     at,
     card_list,
+    is_number_word,
+    number,
     parse_common,
     parse_draw,
     parse_play,
@@ -200,9 +202,12 @@ _ALIASES = {
 def _tile_numbers(words: list[str], example: str) -> list[int]:
     numbers = [w for w in words if w not in ("and", ",", "from", "tiles", "tile")]
     numbers = [n for w in numbers for n in w.split(",") if n]
-    if not numbers or not all(n.isdigit() for n in numbers):
+    if not numbers or not all(is_number_word(n) for n in numbers):
         raise InvalidMoveError(f"Say which tile, for example `{example}`.")
-    return [int(n) for n in numbers]
+    read = [number(n) for n in numbers]
+    if None in read:
+        raise InvalidMoveError(f"There is no such tile; tiles are 1 to 7, as in `{example}`.")
+    return [n for n in read if n is not None]
 
 
 def parse_move(text: str) -> Move:

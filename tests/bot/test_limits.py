@@ -94,9 +94,11 @@ async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(l
         assert len(thread.name) <= 100
         mover = alice if info.deciding_user == alice.id else bob
         waiter = bob if mover is alice else alice
-        # Discord itself stops a member typing more than the declared length.
+        # Discord itself stops a member typing more than the declared length or range.
         with pytest.raises(SimulationError, match="characters long"):
             await mover.slash(("schotten", "move"), where=thread, notation="R" * 101)
+        with pytest.raises(SimulationError, match="between"):
+            await mover.slash(("schotten", "settings"), where=thread, forfeit_hours=1e300)
         for member in (mover, waiter, carol):
             for text in LONG_MOVES:
                 handle = await member.slash(("schotten", "move"), where=thread, notation=text)
@@ -117,8 +119,8 @@ async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(l
                     (("schotten", "history"), {"game_id": -(2**53) + 1}),
                     (("schotten", "history"), {"game_id": info.id}),
                     (("schotten", "leaderboard"), {"page": 10_000}),
-                    (("schotten", "settings"), {"forfeit_hours": 1e300}),
-                    (("schotten", "settings"), {"reminder_hours": -1e300}),
+                    (("schotten", "settings"), {"forfeit_hours": 720, "reminder_hours": 168}),
+                    (("schotten", "settings"), {"forfeit_hours": 0.001}),
                     (("schotten", "stats"), {"member": waiter, "against": member}),
                     (("schotten", "challenge"), {"opponent": waiter, "rounds": 15}),
                     (("schotten", "accept"), {}),
