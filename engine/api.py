@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import st1, st2
-from engine.errors import GameError, InvalidMoveError
+from engine.errors import GameError, InvalidMoveError, quote
 from engine.events import Event
 from engine.outcome import Outcome
 from engine.st1.match import Match as St1Match
@@ -61,7 +61,9 @@ class MatchSpec:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             names = ", ".join(VARIANTS)
-            raise InvalidMoveError(f"{self.variant!r} is not a game here; choose one of {names}.")
+            raise InvalidMoveError(
+                f"{quote(self.variant)} is not a game here; choose one of {names}."
+            )
         if self.game == "st1":
             if self.revenge:
                 raise GameError("The revenge match is for Schotten Totten 2 (siege) games.")

@@ -9,12 +9,13 @@ QUOTE_LIMIT = 24
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """What a player typed, for an error message: trimmed, at most `limit` characters (then
-    `…`), with control characters and Discord's markdown marks removed so that a long or
-    odd input can neither overflow a reply nor break its formatting; in single quotes."""
+    `…`), with control characters and Discord's markdown marks (code, emphasis, spoilers,
+    quotes, mentions, masked links) removed so that a long or odd input can neither overflow
+    a reply nor break its formatting; in single quotes."""
     cleaned = "".join(
         " " if ch.isspace() else ch for ch in text if ch.isprintable() or ch.isspace()
     )
-    cleaned = re.sub(r"[`*_~|<>@\\]", "", " ".join(cleaned.split()))
+    cleaned = re.sub(r"[`*_~|<>@\\\[\]]", "", " ".join(cleaned.split()))
     if len(cleaned) > limit:
         cleaned = cleaned[: limit - 1].rstrip() + "…"
     return f"'{cleaned}'"

@@ -200,18 +200,25 @@ def at(card: AnyCard, place: int | None) -> str:
 
 
 def parse_taking(
-    head: str, args: str, *, target: str, hint: str, discard_words: tuple[str, ...] = ()
+    head: str,
+    args: str,
+    *,
+    target: str,
+    hint: str,
+    place: str = "place",
+    discard_words: tuple[str, ...] = (),
 ) -> tuple[AnyCard, int | None, int | None, bool]:
     """Read `<place>:<card> [<target>]` forgivingly: `3:G5 6`, `G5 from 3 to 6`, `3 G5 6`.
 
-    `target` is "none" (no destination), "place" (a number), or "place-or-discard". Returns
-    (card, source place or None, target place or None, discard?)."""
+    `target` is "none" (no destination), "place" (a number), or "place-or-discard"; `place`
+    names a place in errors ("stone", "tile"). Returns (card, source place or None, target
+    place or None, discard?)."""
     text = re.sub(r"\b(stone|tile|to|onto|on|the|of|at|wall)\b", " ", args.lower())
     text = re.sub(r"\s*:\s*", ":", text).strip()
     source: int | None = None
     m = re.search(r"\bfrom\s+([0-9]+)\b", text)
     if m:
-        source = _place_number(m.group(1), hint)
+        source = _place_number(m.group(1), place, hint)
         text = (text[: m.start()] + " " + text[m.end() :]).strip()
     words = text.split()
     where: int | None = None
@@ -221,7 +228,7 @@ def parse_taking(
             raise InvalidMoveError(f"Say which card and where. {hint}")
         last = words.pop()
         if is_number_word(last):
-            where = _place_number(last, hint)
+            where = _place_number(last, place, hint)
         elif target == "place-or-discard" and last in discard_words:
             discard = True
         else:
@@ -229,10 +236,10 @@ def parse_taking(
     card_text = " ".join(words)
     m = re.fullmatch(r"([0-9]+):(.+)", card_text)
     if m:
-        source = _place_number(m.group(1), hint)
+        source = _place_number(m.group(1), place, hint)
         card_text = m.group(2)
     elif len(words) >= 2 and is_number_word(words[0]):
-        source = _place_number(words[0], hint)
+        source = _place_number(words[0], place, hint)
         card_text = " ".join(words[1:])
     if not card_text or is_number_word(card_text):
         raise InvalidMoveError(f"Say which card the {head.title()} takes. {hint}")
@@ -243,8 +250,8 @@ def parse_taking(
     return card, source, where, discard
 
 
-def _place_number(word: str, hint: str) -> int:
+def _place_number(word: str, place: str, hint: str) -> int:
     n = number(word)
     if n is None:
-        raise InvalidMoveError(f"There is no place {quote(word, 8)}. {hint}")
+        raise InvalidMoveError(f"There is no {place} {quote(word, 8)}. {hint}")
     return n

@@ -24,10 +24,10 @@ class PositionText:
             if ":" not in line:
                 raise PositionError(f"{line!r}: expected `key: value`")
             key = re.sub(r"\s+", " ", line.split(":", 1)[0].strip().lower())
-            m = re.fullmatch(rf"{place} (\d+)", key)
+            m = re.fullmatch(rf"{place} ([0-9]+)", key)
             if m:
-                n = int(m.group(1))
-                if not 1 <= n <= count:
+                n = whole(m.group(1), digits=3)
+                if n is None or not 1 <= n <= count:
                     raise PositionError(f"{line!r}: {place}s are numbered 1 to {count}")
                 self.places[n] = line
             elif key not in known:
@@ -46,9 +46,16 @@ class PositionText:
 
     def seed(self) -> int:
         text = self.value("seed", "0")
-        if not text.isdigit():
+        n = whole(text, digits=20)
+        if n is None:
             raise PositionError(f"the seed must be a whole number, not {text!r}")
-        return int(text)
+        return n
+
+
+def whole(text: str, *, digits: int) -> int | None:
+    """A whole number written in at most `digits` ASCII digits, or None. (`str.isdigit`
+    accepts `③`, which `int` refuses, and `int` refuses more than 4,300 digits.)"""
+    return int(text) if re.fullmatch(rf"[0-9]{{1,{digits}}}", text) else None
 
 
 def player(word: str, line: str) -> int:

@@ -149,10 +149,12 @@ def parse_move(text: str) -> Move:
         args = " ".join(words[1:])
         hint = _RUSE_EXAMPLES[head]
         if head == "banshee":
-            card, source, _, _ = parse_taking(head, args, target="none", hint=hint)
+            card, source, _, _ = parse_taking(head, args, target="none", hint=hint, place="stone")
             return Banshee(card, source)
         if head == "traitor":
-            card, source, where, _ = parse_taking(head, args, target="place", hint=hint)
+            card, source, where, _ = parse_taking(
+                head, args, target="place", hint=hint, place="stone"
+            )
             assert where is not None
             return Traitor(card, source, where)
         card, source, where, discard = parse_taking(
@@ -160,6 +162,7 @@ def parse_move(text: str) -> Move:
             args,
             target="place-or-discard",
             hint=hint,
+            place="stone",
             discard_words=("discard", "discarded", "bin", "away"),
         )
         return Strategist(card, source, None if discard else where)

@@ -39,7 +39,7 @@ from engine.cards import (
     shuffled,
 )
 from engine.errors import InvalidMoveError, PositionError
-from engine.positions import PositionText, player
+from engine.positions import PositionText, player, whole
 from engine.positions import cards as read_cards
 from engine.rng import Rng
 from engine.st1.board import ELITE, MODES, STONES, Options, Phase, tactic_deck
@@ -110,9 +110,10 @@ def parse_position(text: str) -> Game:
 
     if "tactics played" in fields:
         counts = value("tactics played").split()
-        if len(counts) != 2 or not all(c.isdigit() for c in counts):
+        played = [whole(c, digits=3) for c in counts]
+        if len(played) != 2 or None in played:
             raise PositionError("`tactics played` takes two numbers, for P1 and P2")
-        game.tactics_played = [int(counts[0]), int(counts[1])]
+        game.tactics_played = [n for n in played if n is not None]
     else:
         game.tactics_played = [
             sum(1 for s in game.stones for c in s.sides[p] if isinstance(c, TacticCard))

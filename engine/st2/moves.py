@@ -246,14 +246,20 @@ def parse_move(text: str) -> Move:
         return Give(cards) if head == "give" else Support(cards)
     args = " ".join(words[1:])
     if head == "desert":
-        card, source, _, _ = parse_taking(head, args, target="none", hint=_EXAMPLES[head])
+        card, source, _, _ = parse_taking(
+            head, args, target="none", hint=_EXAMPLES[head], place="tile"
+        )
         return Desert(card, source)
     if head == "treason":
-        card, source, where, _ = parse_taking(head, args, target="place", hint=_EXAMPLES[head])
+        card, source, where, _ = parse_taking(
+            head, args, target="place", hint=_EXAMPLES[head], place="tile"
+        )
         assert where is not None
         return Treason(card, source, where)
     if head == "recruit":
-        card, _, where, _ = parse_taking(head, args, target="place", hint=_EXAMPLES[head])
+        card, _, where, _ = parse_taking(
+            head, args, target="place", hint=_EXAMPLES[head], place="tile"
+        )
         assert where is not None
         return Recruit(card, where)
     if head == "redeploy":
@@ -262,6 +268,7 @@ def parse_move(text: str) -> Move:
             args,
             target="place-or-discard",
             hint=_EXAMPLES[head],
+            place="tile",
             discard_words=("discard", "discarded", "bin", "away"),
         )
         return Redeploy(card, source, None if discard else where)

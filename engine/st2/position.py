@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from engine.cards import AnyCard, Card, TacticCard, card_code, shuffled, siege_deck
 from engine.errors import InvalidMoveError, PositionError
-from engine.positions import PositionText, player
+from engine.positions import PositionText, player, whole
 from engine.positions import cards as read_cards
 from engine.rng import Rng
 from engine.st2.board import ACTIONS, CAULDRONS, ELITE, TILES, Options, Phase, tactic_deck
@@ -108,15 +108,16 @@ def parse_position(text: str) -> Game:
         ]
     game.rng = rng
 
-    cauldrons = value("cauldrons", str(CAULDRONS))
-    if not cauldrons.isdigit() or int(cauldrons) > CAULDRONS:
+    cauldrons = whole(value("cauldrons", str(CAULDRONS)), digits=3)
+    if cauldrons is None or cauldrons > CAULDRONS:
         raise PositionError("cauldrons: a number from 0 to 3")
-    game.cauldrons = int(cauldrons)
+    game.cauldrons = cauldrons
     if "tactics played" in fields:
         counts = value("tactics played").split()
-        if len(counts) != 2 or not all(c.isdigit() for c in counts):
+        played = [whole(c, digits=3) for c in counts]
+        if len(played) != 2 or None in played:
             raise PositionError("`tactics played` takes two numbers, for P1 and P2")
-        game.tactics_played = [int(counts[0]), int(counts[1])]
+        game.tactics_played = [n for n in played if n is not None]
     else:
         game.tactics_played = [
             len(game.actions[p])
