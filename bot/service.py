@@ -236,6 +236,7 @@ class GameService:
         match = new_match(spec, seed)
         now = self.clock.now()
         ai_seat = 1 if info.ai_level is not None else None
+        state = json.dumps(match.to_json())
         async with self.store.transaction() as tx:
             mid = await self.store.add_match(
                 tx,
@@ -247,7 +248,7 @@ class GameService:
                 game=spec.game,
                 spec=json.dumps(spec.to_json()),
                 seed=seed,
-                state=json.dumps(match.to_json()),
+                state=state,
                 version=0,
                 to_decide=match.to_decide,
                 due_since=now,
@@ -259,7 +260,7 @@ class GameService:
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused("This challenge was answered a moment ago.")
             await self._announce_position(
-                tx, mid, 0, match, ai_seat, now, events=[], started=True, mover=None
+                tx, mid, 0, match, state, ai_seat, now, events=[], started=True, mover=None
             )
         return await self.match(mid)
 
@@ -418,12 +419,13 @@ class GameService:
         if match.is_over:
             assert match.outcome is not None
             finished = (now, match.outcome.winner, match.outcome.termination.name)
+        state = json.dumps(match.to_json())  # once, and before taking the writer
         async with self.store.transaction() as tx:
             saved = await self.store.save_match(
                 tx,
                 info.id,
                 expected_version=info.version,
-                state=json.dumps(match.to_json()),
+                state=state,
                 to_decide=match.to_decide,
                 due_since=now,
                 reminded=False,
@@ -451,6 +453,7 @@ class GameService:
                 info.id,
                 info.version + 1,
                 match,
+                state,
                 info.ai_seat,
                 now,
                 events=[e.describe(info.names) for e in events],
@@ -471,6 +474,7 @@ class GameService:
         match_id: int,
         version: int,
         match: Playable,
+        state: str,
         ai_seat: int | None,
         now: float,
         *,
@@ -482,19 +486,20 @@ class GameService:
         """The outbox rows of a new position: its board, and the hand of the player who
         decides next (None if nobody, or the computer). The hand is `deferred` when `mover`
         (whose request shows them their hand in its reply) decides again. Returns the hand's
-        row id."""
-        board = {
-            "state": match.to_json(),
-            "events": events,
-            "ratings": [c.to_json() for c in changes],
-            "started": started,
-        }
+        row id. `state` is the match's JSON, as stored."""
+        rest = json.dumps(
+            {
+                "events": events,
+                "ratings": [c.to_json() for c in changes],
+                "started": started,
+            }
+        )
         await self.store.add_announcement(
             tx,
             kind="board",
             match_id=match_id,
             version=version,
-            payload=json.dumps(board),
+            payload='{"state": ' + state + ", " + rest[1:],  # the state, serialised once
             boot=self.boot,
             now=now,
         )
