@@ -1,10 +1,12 @@
-"""Fixtures for service tests: real SQLite files in tmp_path, a manual clock, fixed seeds."""
+"""Fixtures for bot tests: real SQLite files in tmp_path, a manual clock, fixed seeds, and an
+emulated Discord with one server of three members."""
 
 import itertools
 
 import pytest
 
 from bot.clock import ManualClock
+from bot.emulator import Emulator
 from bot.records import Member
 from bot.service import GameService
 
@@ -32,3 +34,15 @@ async def service(db_path, clock):
     svc = await GameService.open(db_path, clock=clock, seeds=lambda: next(seeds))
     yield svc
     await svc.close()
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with Emulator() as emu, emu.point_discord():
+        guild = emu.create_guild("Test Server")
+        alice = guild.add_member("Alice")
+        bob = guild.add_member("Bob")
+        carol = guild.add_member("Carol")
+        yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
+        assert emu.server_errors == []
+        assert emu.unhandled_requests == []

@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot.config import Config
-from bot.emulator import Emulator
 from bot.front.client import SchottenBot
 from bot.sandbox import SimPlayer, play_to_the_end, wait_for_game, wait_for_version
 from engine.api import VARIANTS
@@ -26,18 +25,6 @@ async def running_bot(emu, db_path, clock=None):
     finally:
         await bot.close()
         await runner
-
-
-@pytest.fixture
-async def world(tmp_path):
-    async with Emulator() as emu, emu.point_discord():
-        guild = emu.create_guild("Test Server")
-        alice = guild.add_member("Alice")
-        bob = guild.add_member("Bob")
-        carol = guild.add_member("Carol")
-        yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
-        assert emu.server_errors == []
-        assert emu.unhandled_requests == []
 
 
 async def start_game(bot, emu, guild, challenger, opponent, **options):

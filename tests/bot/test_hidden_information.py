@@ -427,21 +427,9 @@ def _controls(message, info, decider: bool):
 # The test ----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-async def world3(tmp_path):
-    async with Emulator() as emu, emu.point_discord():
-        guild = emu.create_guild("Test Server")
-        alice = guild.add_member("Alice")
-        bob = guild.add_member("Bob")
-        carol = guild.add_member("Carol")
-        yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
-        assert emu.server_errors == []
-        assert emu.unhandled_requests == []
-
-
 @pytest.mark.parametrize("variant", list(VARIANTS))
-async def test_nothing_hidden_reaches_anyone(world3, variant):
-    emu, guild, alice, bob, carol, db = world3
+async def test_nothing_hidden_reaches_anyone(world, variant):
+    emu, guild, alice, bob, carol, db = world
     recorder = Recorder(emu, [alice, bob, carol])
     async with running_bot(emu, db) as bot:
         bot.service.seeds = lambda: SEEDS[variant]
