@@ -157,6 +157,7 @@ class Announcement:
     lines: list[str] = field(default_factory=list)
     ratings: list[RatingChange] = field(default_factory=list)
     started: bool = False
+    edit_message_id: int | None = None  # a board that continues its turn's message
     reminder: Reminder | None = None
     current: bool = True
 

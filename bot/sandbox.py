@@ -177,6 +177,21 @@ async def play_to_the_end(
     raise RuntimeError("the game did not end")
 
 
+def board_posts(channel: SimChannel) -> list[SimMessage]:
+    """The board messages the bot posted in a game's channel (edits are not new posts)."""
+    return [
+        m
+        for m in channel.public_history()
+        if any(a.filename.startswith("board-") for a in m.attachments)
+    ]
+
+
+def turns(seats: list[int]) -> int:
+    """How many turns a game's moves (by the seat that made each) make: a turn is a run of
+    steps by one player."""
+    return sum(1 for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat)
+
+
 async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | None = None) -> int:
     """Play one game between Alice and Bob (or Alice and the computer) and print the chat."""
     out.mkdir(parents=True, exist_ok=True)

@@ -459,6 +459,8 @@ class GameService:
                 events=[e.describe(info.names) for e in events],
                 changes=changes,
                 mover=seat if answered else None,
+                # A resignation or the clock ends the game in a message of its own.
+                actor=None if isinstance(move, Resign) else seat,
             )
             crashpoints.reach("move-before-commit")
         crashpoints.reach("move-after-commit")
@@ -482,16 +484,31 @@ class GameService:
         changes: Sequence[RatingChange] = (),
         started: bool = False,
         mover: int | None,
+        actor: int | None = None,
     ) -> int | None:
         """The outbox rows of a new position: its board, and the hand of the player who
         decides next (None if nobody, or the computer). The hand is `deferred` when `mover`
         (whose request shows them their hand in its reply) decides again. Returns the hand's
-        row id. `state` is the match's JSON, as stored."""
+        row id. `state` is the match's JSON, as stored.
+
+        One board message per turn: a step by `actor` after which `actor` decides again
+        leaves the turn `open`, and the next board of the same actor's turn edits that
+        message (the relay does) and lists the whole turn's events, not only its own."""
+        continues = False
+        if actor is not None:
+            last = await self.store.last_board(tx, match_id)
+            continues = last is not None and bool(last["open"]) and last["actor"] == actor
+            if continues:
+                events = [*json.loads(last["events"]), *events]
+        still = actor is not None and not match.is_over and match.to_decide == actor
         rest = json.dumps(
             {
                 "events": events,
                 "ratings": [c.to_json() for c in changes],
                 "started": started,
+                "actor": actor,
+                "open": still,
+                "continues": continues,
             }
         )
         await self.store.add_announcement(
@@ -674,6 +691,10 @@ class GameService:
             base.lines = list(payload["events"])
             base.ratings = [RatingChange.from_json(c) for c in payload["ratings"]]
             base.started = bool(payload["started"])
+            if payload.get("continues"):
+                before = await self.store.board_before(row["match_id"], row["id"])
+                if before is not None and before["message_id"] is not None:
+                    base.edit_message_id = int(before["message_id"])
         elif kind == "hand":
             base.current = (
                 info.status == "active"

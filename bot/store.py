@@ -480,6 +480,27 @@ class Store:
             params,
         )
 
+    async def last_board(self, tx: Tx, match_id: int) -> Row | None:
+        """The newest board announcement of a match: whose step it showed, whether that
+        player's turn went on after it, and the turn's event lines so far (read with SQLite's
+        JSON functions, so the stored position is not parsed)."""
+        cur = await tx.run(
+            "SELECT id, json_extract(payload, '$.actor') AS actor,"
+            " json_extract(payload, '$.open') AS open, json_extract(payload, '$.events') AS events"
+            " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id DESC LIMIT 1",
+            (match_id,),
+        )
+        return await cur.fetchone()  # type: ignore[no-any-return]
+
+    async def board_before(self, match_id: int, row_id: int) -> Row | None:
+        """The board announcement made before this one: the message a turn's later steps edit."""
+        return await self._one(
+            "SELECT id, status, message_id, json_extract(payload, '$.open') AS open"
+            " FROM outbox WHERE match_id = ? AND kind = 'board' AND id < ?"
+            " ORDER BY id DESC LIMIT 1",
+            (match_id, row_id),
+        )
+
     async def announcement(self, row_id: int) -> Row | None:
         return await self._one("SELECT * FROM outbox WHERE id = ?", (row_id,))
 

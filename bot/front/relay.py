@@ -11,6 +11,10 @@ Delivery is at least once; every message carries a nonce derived from its row wi
 a send is repeated within a few minutes (after a crash between the send and the mark).
 Each match's announcements go in the order they were written: one that fails for a while
 holds back the later ones of its match, never those of other matches.
+
+A turn has one board message: the steps after the first of the same player's turn (a claim,
+a draw, the computer's moves) edit it, so the channel gets one post, and one notification,
+per turn.
 """
 
 from __future__ import annotations
@@ -156,13 +160,23 @@ class Relay:
         view.add_item(ShowHandButton(info.id))
         if info.is_over:
             view.add_item(RematchButton(info.id))
+        caption = texts.board_caption(info, lines)
+        file = await self.front.board_file(info)
+        if a.edit_message_id is not None:
+            # A later step of the same turn: that turn's message shows it (no new post, no
+            # notification). Editing is idempotent, so a repeat after a crash is harmless.
+            channel = self.client.get_partial_messageable(info.channel_id)
+            try:
+                message = await channel.get_partial_message(a.edit_message_id).edit(
+                    content=caption, attachments=[file], view=view, allowed_mentions=QUIET
+                )
+                return message.id
+            except discord.NotFound:
+                file = await self.front.board_file(info)  # deleted: post the turn afresh
+            except discord.Forbidden as e:
+                raise Undeliverable(f"channel {info.channel_id}: {e}") from None
         return await self._post(
-            info.channel_id,
-            a.nonce,
-            texts.board_caption(info, lines),
-            file=await self.front.board_file(info),
-            view=view,
-            allowed_mentions=QUIET,
+            info.channel_id, a.nonce, caption, file=file, view=view, allowed_mentions=QUIET
         )
 
     async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:

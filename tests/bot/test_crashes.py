@@ -15,6 +15,7 @@ import pytest
 
 from bot.emulator import Emulator
 from bot.records import Member
+from bot.sandbox import board_posts
 from bot.service import GameService
 from engine.api import MatchSpec
 
@@ -110,17 +111,31 @@ async def reader(db: Path):
         await service.close()
 
 
-def files_named(channel, name):
-    return [m for m in channel.messages if any(a.filename == name for a in m.attachments)]
-
-
 async def check_everything_announced(emu, db, channel, members, match_id):
-    """Every stored version's board exactly once; the player to decide has their hand."""
+    """Every stored version's board was shown, in one message per turn: a version that
+    begins a turn is posted exactly once and the later versions of its turn edit that
+    message, which ends showing the turn's last board. The player to decide has their hand."""
     async with reader(db) as service:
         info = await service.match(match_id)
-    for version in range(info.version + 1):
-        boards = files_named(channel, f"board-{match_id}-{version}.png")
-        assert len(boards) == 1, f"board of version {version} posted {len(boards)} times"
+        rows = await service.store._all(
+            "SELECT version, status, message_id, json_extract(payload, '$.continues') AS cont"
+            " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id",
+            (match_id,),
+        )
+    assert [r["version"] for r in rows] == list(range(info.version + 1))
+    shows: dict[int, int] = {}  # message id -> the last version it must show
+    for row in rows:
+        assert row["status"] == "sent" and row["message_id"] is not None, dict(row)
+        if row["cont"]:
+            assert row["message_id"] in shows, f"version {row['version']} posted afresh"
+        else:
+            assert row["message_id"] not in shows, f"version {row['version']} edited a turn"
+        shows[row["message_id"]] = row["version"]
+    posts = board_posts(channel)
+    assert sorted(m.id for m in posts) == sorted(shows), "a board posted twice, or not at all"
+    for message in posts:
+        name = f"board-{match_id}-{shows[message.id]}.png"
+        assert [a.filename for a in message.attachments] == [name]
     if info.is_over:
         return info
     decider = members[info.deciding_user]

@@ -8,8 +8,14 @@ import pytest
 
 from bot.config import Config
 from bot.front.client import SchottenBot
-from bot.sandbox import SimPlayer, play_to_the_end, wait_for_game, wait_for_version
-from engine.api import VARIANTS
+from bot.sandbox import (
+    SimPlayer,
+    board_posts,
+    play_to_the_end,
+    wait_for_game,
+    wait_for_version,
+)
+from engine.api import VARIANTS, new_match
 
 
 @asynccontextmanager
@@ -51,6 +57,29 @@ async def start_game(bot, emu, guild, challenger, opponent, **options):
     return info
 
 
+async def assert_one_board_per_turn(bot, thread, info):
+    """The channel has the opening board and then exactly one board message per turn (a run
+    of steps by one player), and each turn's message lists every event of its steps, in
+    order: the events come from replaying the stored moves, not from the bot's messages."""
+    moves = [(int(r["seat"]), r["text"]) for r in await bot.service.store.moves(info.id)]
+    match = new_match(info.spec, info.seed)
+    turns: list[list[str]] = []
+    for i, (seat, text) in enumerate(moves):
+        lines = [e.describe(info.names) for e in match.apply(match.parse_move(text, seat), seat)]
+        if i == 0 or moves[i - 1][0] != seat or text.startswith("resign"):
+            turns.append([])
+        turns[-1] += lines
+    posts = board_posts(thread)
+    assert len(posts) == 1 + len(turns), (len(posts), len(turns))
+    assert posts[0].attachments[0].filename == f"board-{info.id}-0.png"
+    for post, lines in zip(posts[1:], turns, strict=True):
+        at = 0
+        for line in lines:
+            found = post.content.find(f"• {line}", at)
+            assert found >= 0, (line, post.content)
+            at = found + len(line)
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 async def test_a_full_game_of_each_kind_by_commands_and_buttons(world, variant):
     emu, guild, alice, bob, _, db = world
@@ -68,6 +97,8 @@ async def test_a_full_game_of_each_kind_by_commands_and_buttons(world, variant):
         }
         final = await play_to_the_end(bot, emu, players, info.id)
         assert final.is_over
+        await asyncio.sleep(0.2)  # the final board
+        await assert_one_board_per_turn(bot, thread, final)
         last = thread.public_history()[-1]
         assert "wins" in last.content or "drawn" in last.content
         assert "Ratings:" in last.content
@@ -310,6 +341,8 @@ async def test_a_game_against_the_computer(world, game, role):
         players = {alice.id: SimPlayer(alice, random.Random(5), clicks=0.5)}
         final = await play_to_the_end(bot, emu, players, info.id)
         assert final.is_over and await bot.service.verify(info.id)
+        await asyncio.sleep(0.2)  # the final board
+        await assert_one_board_per_turn(bot, thread, final)
         last = thread.public_history()[-1]
         assert "wins" in last.content or "drawn" in last.content
         assert "do not change ratings" in last.content
