@@ -323,7 +323,9 @@ class Front:
                 await _quietly(thread.delete())
             raise
         where = f" in {thread.mention}" if thread is not None else ""
-        if announce is not None and challenge.message_id is not None:
+        if announce is not None:
+            # The Accept click came from the challenge message itself, so its interaction
+            # edits it, even when the click beat the storing of the message's id.
             await _quietly(
                 interaction.edit_original_response(
                     content=texts.accepted(challenge, where), view=None

@@ -440,3 +440,22 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         ).reply()
         assert "ended on time" in reply.content and late_member.name in reply.content
         await emu.assert_all_acknowledged()
+
+
+async def test_an_accept_faster_than_the_challenge_id_still_edits_the_challenge(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        handle = await alice.slash(
+            ("schotten", "challenge"), where=guild.default_channel, opponent=bob
+        )
+        challenge = await handle.reply(timeout=10)
+        # As if Bob clicked before the bot stored the message's id.
+        async with bot.service.store.transaction() as tx:
+            await tx.run("UPDATE challenges SET message_id = NULL")
+        await (await bob.click(challenge, label="Accept")).ack(timeout=10)
+        info = await wait_for_game(bot, guild.id, alice.id)
+        edited = await emu.wait_for_message(
+            lambda m: m.id == challenge.id and "accepted" in m.content, timeout=10
+        )
+        assert f"<#{info.channel_id}>" in edited.content
+        assert edited.buttons() == []
