@@ -727,6 +727,10 @@ class GameService:
                 await self.store.set_board_message(tx, board_of, message_id)
         return done
 
+    async def dm_notice_given(self, match_id: int, seat: int) -> bool:
+        """A player whose DMs are closed is told so once per game, not after every board."""
+        return await self.store.dm_notice_given(match_id, seat)
+
     async def announced_by_reply(self, row_id: int) -> bool:
         """The request that made a move showed the player their hand in its reply."""
         return await self.announced(row_id, error="shown in the reply")

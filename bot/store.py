@@ -42,6 +42,10 @@ class Settings:
     use_threads: bool = True
 
 
+# How a hand that could not be sent by DM is marked: its player was told in the channel.
+DMS_CLOSED = "the player's DMs are closed; told in the channel"
+
+
 class Tx:
     """The writer inside a transaction: every write method of the store takes one."""
 
@@ -500,6 +504,16 @@ class Store:
             " ORDER BY id DESC LIMIT 1",
             (match_id, row_id),
         )
+
+    async def dm_notice_given(self, match_id: int, seat: int) -> bool:
+        """Whether a player of this match was already told in its channel that their DMs are
+        closed (a hand row that died with that notice)."""
+        row = await self._one(
+            "SELECT 1 FROM outbox WHERE match_id = ? AND kind = 'hand' AND seat = ?"
+            " AND status = 'dead' AND error = ? LIMIT 1",
+            (match_id, seat, DMS_CLOSED),
+        )
+        return row is not None
 
     async def announcement(self, row_id: int) -> Row | None:
         return await self._one("SELECT * FROM outbox WHERE id = ?", (row_id,))

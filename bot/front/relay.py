@@ -30,7 +30,7 @@ from bot import crashpoints
 from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
 from bot.records import Announcement, MatchInfo
-from bot.store import Row
+from bot.store import DMS_CLOSED, Row
 
 if TYPE_CHECKING:
     from bot.front.app import Front
@@ -195,9 +195,11 @@ class Relay:
             return message.id
         except discord.Forbidden as e:  # 50007: cannot send messages to this user
             log.info("no DM to %s: %s", user_id, e)
+        if await self.service.dm_notice_given(info.id, seat):
+            raise Undeliverable("the player's DMs are closed; told earlier in this game")
         notice = texts.dm_failed(user_id)
         await self._post(info.channel_id, f"{nonce}d", notice, allowed_mentions=PING)
-        raise Undeliverable("the player's DMs are closed; told in the channel")
+        raise Undeliverable(DMS_CLOSED)
 
     async def _post(self, channel_id: int, nonce: str, content: str, **kwargs: Any) -> int:
         channel = self.client.get_partial_messageable(channel_id)

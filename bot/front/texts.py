@@ -52,8 +52,9 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
 
 def dm_failed(user_id: int) -> str:
     return (
-        f"<@{user_id}>, it is your move, but I cannot send you direct messages. Use the"
-        " **Show my hand** button on the board to see your hand privately."
+        f"<@{user_id}>, it is your move, but I cannot send you direct messages. For the rest"
+        " of this game, use the **Show my hand** button on the board to see your hand"
+        " privately; I will not repeat this notice."
     )
 
 

@@ -173,6 +173,18 @@ async def test_closed_dms_are_announced_without_the_hand(world):
         player = SimPlayer(mover, random.Random(3), clicks=1.0)
         await player.move_by_clicks(thread, info.id, 0)
         await wait_for_version(bot, emu, info.id, 0)
+        # To the end of the game: each player was told once, not at every turn.
+        players = {
+            alice.id: SimPlayer(alice, random.Random(4), clicks=0.5),
+            bob.id: SimPlayer(bob, random.Random(5), clicks=0.5),
+        }
+        final = await play_to_the_end(bot, emu, players, info.id)
+        await asyncio.sleep(0.2)
+        notices = [m for m in thread.public_history() if "direct messages" in m.content]
+        assert sorted(m.content.split(",")[0] for m in notices) == sorted(
+            [alice.mention, bob.mention]
+        )
+        assert len(board_posts(thread)) > 10 and final.is_over
 
 
 async def test_two_racing_clicks_apply_one_move(world):
