@@ -727,6 +727,12 @@ class GameService:
                 await self.store.set_board_message(tx, board_of, message_id)
         return done
 
+    async def old_hand_message(self, match_id: int, seat: int, version: int) -> int | None:
+        """The newest hand DM a player was sent for a position before `version`: the one
+        whose controls a move made elsewhere leaves out of date."""
+        rows = await self.store.hand_messages(match_id, seat, version)
+        return int(rows[0]["message_id"]) if rows else None
+
     async def dm_notice_given(self, match_id: int, seat: int) -> bool:
         """A player whose DMs are closed is told so once per game, not after every board."""
         return await self.store.dm_notice_given(match_id, seat)

@@ -505,6 +505,15 @@ class Store:
             (match_id, row_id),
         )
 
+    async def hand_messages(self, match_id: int, seat: int, before_version: int) -> list[Row]:
+        """The hand DMs sent to a player of this match for positions before this version."""
+        return await self._all(
+            "SELECT message_id, version FROM outbox WHERE match_id = ? AND kind = 'hand'"
+            " AND seat = ? AND status = 'sent' AND message_id IS NOT NULL AND version < ?"
+            " ORDER BY id DESC",
+            (match_id, seat, before_version),
+        )
+
     async def dm_notice_given(self, match_id: int, seat: int) -> bool:
         """Whether a player of this match was already told in its channel that their DMs are
         closed (a hand row that died with that notice)."""

@@ -161,6 +161,7 @@ class Front:
             )
         else:
             await interaction.followup.send(note, ephemeral=True)
+        await self.retire_hand_dm(result, keep=None)
         await self.after_move(result, replied=True)
 
     async def move_from_control(
@@ -176,7 +177,26 @@ class Front:
         await interaction.edit_original_response(
             content=payload["content"], attachments=[payload["file"]], view=payload["view"]
         )
+        # Clicked on a Show my hand reply rather than on the DM: the DM's controls are old.
+        await self.retire_hand_dm(result, keep=interaction.message)
         await self.after_move(result, replied=True)
+
+    async def retire_hand_dm(self, result: MoveResult, *, keep: discord.Message | None) -> None:
+        """After a move made elsewhere than in the hand's DM (typed, or on a Show my hand
+        reply), that DM's controls are out of date: take them off and say so, rather than
+        leave buttons that can only be refused. Best effort: a stale click is still refused
+        with an explanation."""
+        info = result.info
+        message_id = await self.service.old_hand_message(info.id, result.seat, info.version)
+        if message_id is None or (keep is not None and keep.id == message_id):
+            return
+        try:
+            dm = await self.client.create_dm(discord.Object(info.players[result.seat]))
+            await dm.get_partial_message(message_id).edit(
+                content=texts.hand_moved_on(info), view=None
+            )
+        except discord.HTTPException as e:
+            log.info("could not retire the hand DM %s of game %s: %s", message_id, info.id, e)
 
     async def confirm_resign(self, interaction: discord.Interaction, info: MatchInfo) -> None:
         """Ask before resigning: a private message with one red button."""

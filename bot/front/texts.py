@@ -50,6 +50,13 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     return "\n".join(p for p in parts if p)
 
 
+def hand_moved_on(info: MatchInfo) -> str:
+    return (
+        f"This hand of game #{info.id} is from an earlier position: you have moved since."
+        " Your current hand comes in a newer message, or use **Show my hand** on the board."
+    )
+
+
 def dm_failed(user_id: int) -> str:
     return (
         f"<@{user_id}>, it is your move, but I cannot send you direct messages. For the rest"

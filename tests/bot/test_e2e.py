@@ -471,3 +471,20 @@ async def test_an_accept_faster_than_the_challenge_id_still_edits_the_challenge(
         )
         assert f"<#{info.channel_id}>" in edited.content
         assert edited.buttons() == []
+
+
+async def test_a_typed_move_takes_the_controls_off_the_old_hand_dm(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        mover = alice if info.deciding_user == alice.id else bob
+        dm = mover.last_dm
+        assert dm.all_components()
+        thread = emu.world.channel(info.channel_id)
+        await SimPlayer(mover, random.Random(1), clicks=0.0).move_by_command(thread)
+        await wait_for_version(bot, emu, info.id, 0)
+        await emu.wait_for_message(
+            lambda m: m.id == dm.id and "earlier position" in m.content, timeout=10
+        )
+        assert dm.all_components() == []
+        assert dm.attachments  # the picture stays, for the record
