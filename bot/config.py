@@ -6,8 +6,10 @@ repository, and it is never logged: `Config.__repr__` hides it.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ class Config:
     timer_seconds: float = 60.0
     computer_workers: int = 1
     defaults: Settings = field(default_factory=lambda: Settings(0))
+    source: str = "the defaults"  # the file the settings were read from
 
     def __repr__(self) -> str:
         token = "set" if self.token else "missing"
@@ -47,48 +50,111 @@ class Config:
         return self.token
 
 
+# Every key the file may hold: section -> key -> (kind, check, what a valid value is).
+_Check = Callable[[Any], bool]
+_KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
+    "bot": {
+        "token": (str, bool, "the bot's token, a non-empty string"),
+        "database": (str, bool, "a file path, as a string"),
+        "synchronous": (
+            str,
+            lambda v: v.lower() in SYNCHRONOUS,
+            '"full" (every acknowledged move survives a power cut, the default) or "normal"'
+            " (faster; survives a crash of the bot but may lose the last moves to a power cut)",
+        ),
+        "dev_guild": (int, lambda v: v >= 0, "a server id, or 0 for none"),
+        "log_level": (str, lambda v: v.upper() in LOG_LEVELS, "DEBUG, INFO, WARNING or ERROR"),
+        "timer_seconds": (float, lambda v: 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
+    },
+    "defaults": {
+        "reminder_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
+        "forfeit_hours": (float, lambda v: 0 <= v <= 720, "a number of hours, 0 (never) to 720"),
+        "challenge_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
+        "use_threads": (bool, lambda v: True, "true or false, without quotes"),
+    },
+    "computer": {
+        "workers": (int, lambda v: 1 <= v <= 32, "a whole number from 1 to 32"),
+    },
+}
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _typed(value: Any, kind: type) -> bool:
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _close(word: str, options: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" Did you mean `{match[0]}`?" if match else ""
+
+
+def _checked(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
+    """The file's settings, each of a known key and a valid value; ConfigError names the
+    first one that is not."""
+    out: dict[str, dict[str, Any]] = {}
+    for section, values in data.items():
+        if section not in _KEYS:
+            raise ConfigError(
+                f"{where}: unknown section [{section}]; the sections are"
+                f" {', '.join(f'[{k}]' for k in _KEYS)}.{_close(section, _KEYS)}"
+            )
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where}: [{section}] must be a section, not a value.")
+        keys = _KEYS[section]
+        for key, value in values.items():
+            if key not in keys:
+                raise ConfigError(
+                    f"{where}: unknown setting `{key}` in [{section}].{_close(key, keys)}"
+                    f" The settings of [{section}] are: {', '.join(keys)}."
+                )
+            kind, check, valid = keys[key]
+            if not _typed(value, kind) or not check(value):
+                raise ConfigError(
+                    f"{where}: [{section}] {key} = {value!r} is not valid; use {valid}."
+                )
+        out[section] = dict(values)
+    return out
+
+
 def load_config(path: str | Path | None, *, environ: dict[str, str] | None = None) -> Config:
     """Read `path` (may be None: defaults only) and the environment."""
     env = os.environ if environ is None else environ
     data: dict[str, Any] = {}
+    where = "the defaults"
     if path is not None:
         p = Path(path)
+        where = str(p)
         if not p.exists():
             raise ConfigError(f"No config file at {p}. Copy config.example.toml to start one.")
         try:
             data = tomllib.loads(p.read_text())
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{p} is not valid TOML: {e}") from None
-    bot = data.get("bot", {})
-    defaults = data.get("defaults", {})
-    computer = data.get("computer", {})
-    unknown = set(data) - {"bot", "defaults", "computer"}
-    if unknown:
-        raise ConfigError(f"Unknown section(s) in the config: {', '.join(sorted(unknown))}")
+    settings = _checked(data, where)
+    bot = settings.get("bot", {})
+    defaults = settings.get("defaults", {})
+    computer = settings.get("computer", {})
     dev = bot.get("dev_guild") or None
-    synchronous = str(bot.get("synchronous", "full")).lower()
-    if synchronous not in SYNCHRONOUS:
-        raise ConfigError(
-            f'[bot] synchronous is {synchronous!r}; use "full" (every acknowledged move'
-            ' survives a power cut, the default) or "normal" (faster; survives a crash of'
-            " the bot but may lose the last moves to a power cut)."
-        )
-    try:
-        return Config(
-            token=env.get("DISCORD_TOKEN") or bot.get("token") or None,
-            database=Path(bot.get("database", "schotten.sqlite3")),
-            synchronous=synchronous,
-            dev_guild=int(dev) if dev else None,
-            log_level=str(bot.get("log_level", "INFO")).upper(),
-            timer_seconds=float(bot.get("timer_seconds", 60)),
-            computer_workers=int(computer.get("workers", 1)),
-            defaults=Settings(
-                0,
-                float(defaults.get("reminder_hours", 24)),
-                float(defaults.get("forfeit_hours", 72)),
-                float(defaults.get("challenge_hours", 24)),
-                bool(defaults.get("use_threads", True)),
-            ),
-        )
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"A setting has the wrong type: {e}") from None
+    return Config(
+        token=env.get("DISCORD_TOKEN") or bot.get("token") or None,
+        database=Path(bot.get("database", "schotten.sqlite3")),
+        synchronous=str(bot.get("synchronous", "full")).lower(),
+        dev_guild=int(dev) if dev else None,
+        log_level=str(bot.get("log_level", "INFO")).upper(),
+        timer_seconds=float(bot.get("timer_seconds", 60)),
+        computer_workers=int(computer.get("workers", 1)),
+        defaults=Settings(
+            0,
+            float(defaults.get("reminder_hours", 24)),
+            float(defaults.get("forfeit_hours", 72)),
+            float(defaults.get("challenge_hours", 24)),
+            bool(defaults.get("use_threads", True)),
+        ),
+        source=where,
+    )

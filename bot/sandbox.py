@@ -147,6 +147,17 @@ async def wait_for_version(
     return info
 
 
+async def wait_for_announcements(bot: SchottenBot, match_id: int, timeout: float = 20) -> None:
+    """Until the match's boards and hands are all out: members act on what they were
+    sent, and the transcript reads in the order things happened."""
+    assert bot.service is not None
+    deadline = asyncio.get_running_loop().time() + timeout
+    while await bot.service.pending_announcements(match_id):
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"game {match_id}'s announcements stayed pending")
+        await asyncio.sleep(0.01)
+
+
 async def play_to_the_end(
     bot: SchottenBot,
     emu: Emulator,
@@ -159,12 +170,14 @@ async def play_to_the_end(
     assert bot.service is not None
     info = await bot.service.match(match_id)
     channel = emu.world.channel(info.channel_id)
+    await wait_for_announcements(bot, match_id)  # the opening board and hand
     for _ in range(max_moves):
         if info.is_over:
             return info
         user = info.deciding_user
         if info.ai_seat is not None and info.to_decide == info.ai_seat:
             info = await wait_for_version(bot, emu, match_id, info.version, timeout=60)
+            await wait_for_announcements(bot, match_id)
             continue
         assert user is not None
         player = players[user]
@@ -173,7 +186,7 @@ async def play_to_the_end(
         else:
             await player.move_by_command(channel)
         info = await wait_for_version(bot, emu, match_id, info.version)
-        await asyncio.sleep(0.01)  # let the DM to the next player go out
+        await wait_for_announcements(bot, match_id)
     raise RuntimeError("the game did not end")
 
 
@@ -192,9 +205,23 @@ def turns(seats: list[int]) -> int:
     return sum(1 for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat)
 
 
+def run_folder(out: Path, game: str, seed: int, computer: str | None) -> Path:
+    """A new folder under `out` for one run's pictures, named after what was played, so
+    that runs never mix their pictures: `classic-seed7`, then `classic-seed7-2`, ..."""
+    base = f"{game}-seed{seed}" + (f"-vs-{computer}" if computer else "")
+    folder = out / base
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = out / f"{base}-{n}"
+    folder.mkdir(parents=True)
+    return folder
+
+
 async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | None = None) -> int:
-    """Play one game between Alice and Bob (or Alice and the computer) and print the chat."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Play one game between Alice and Bob (or Alice and the computer) and print the chat.
+    The same seed plays the same game: it seeds the deal, the computer and the members."""
+    out = run_folder(out, game, seed, computer)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with Emulator() as emu, emu.point_discord():
@@ -203,7 +230,7 @@ async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | No
             bob = guild.add_member("Bob")
             emu.print_chat(attachments_dir=str(out))
             config = Config(database=Path(tmp) / "sandbox.sqlite3", timer_seconds=30)
-            bot = SchottenBot(config, guild_ready_timeout=0.1)
+            bot = SchottenBot(config, seed=seed, guild_ready_timeout=0.1)
             runner = asyncio.create_task(bot.start(emu.token))
             try:
                 await emu.wait_for_bot(commands=["schotten"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,11 @@ class SchottenBot(discord.Client):
         *,
         database: Path | None = None,
         clock: Clock | None = None,
+        seed: int | None = None,
         **client_options: Any,
     ) -> None:
+        """`seed` makes the deals and the computer's choices repeatable (the sandbox's
+        --seed); a real bot leaves it None and deals from the system's randomness."""
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(
             intents=intents,
@@ -45,6 +49,7 @@ class SchottenBot(discord.Client):
         self.config = config
         self.database = database or config.database
         self.clock = clock  # None: the system clock (tests move time by hand)
+        self.seed = seed
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         self.service: GameService | None = None
@@ -52,17 +57,24 @@ class SchottenBot(discord.Client):
         self.computer: Computer | None = None
 
     async def setup_hook(self) -> None:
+        seeds: dict[str, Any] = {}
+        if self.seed is not None:
+            deals = random.Random(self.seed)
+            seeds["seeds"] = lambda: deals.getrandbits(62)
         self.service = await GameService.open(
             self.database,
             defaults=self.config.defaults,
             clock=self.clock,
             synchronous=self.config.synchronous,
+            **seeds,
         )
         # Whatever an earlier run had taken to announce and did not finish, this one sends
         # (one bot process per database file; see README).
         await self.service.release_announcements()
         self.front = Front(self, self.service)
         self.computer = Computer(self.front, workers=self.config.computer_workers)
+        if self.seed is not None:
+            self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
         self.add_dynamic_items(*ALL_CONTROLS)
         self.tree.add_command(SchottenCommands(self.front))

@@ -38,7 +38,7 @@ def test_bad_config_files_are_explained(tmp_path):
         load_config(bad, environ={})
     odd = tmp_path / "odd.toml"
     odd.write_text("[botz]\n")
-    with pytest.raises(ConfigError, match="Unknown section"):
+    with pytest.raises(ConfigError, match="unknown section"):
         load_config(odd, environ={})
 
 
@@ -72,7 +72,9 @@ async def test_the_sandbox_plays_a_whole_game_and_saves_the_pictures(tmp_path, c
     printed = capsys.readouterr().out
     assert "/schotten challenge" in printed and "Accept" in printed
     assert "over after" in printed
-    names = [p.name for p in out.iterdir()]
+    (run,) = out.iterdir()  # each run in its own folder
+    assert run.name == "expert-seed3"
+    names = [p.name for p in run.iterdir()]
     assert any("board" in n for n in names) and any("hand" in n for n in names)
 
 
