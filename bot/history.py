@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.errors import Refused
 from bot.records import MatchInfo
-from bot.store import Store
+from bot.store import Row, Store
 from engine.api import Playable, replay_match
 from engine.moves import public_text
+from engine.outcome import Termination
 
 
 async def rebuild(store: Store, info: MatchInfo) -> Playable:
@@ -60,10 +62,7 @@ async def export_text(store: Store, info: MatchInfo) -> str:
         lines.append(f"{m['seq'] + 1:4d}. {names[m['seat']]}: {text}")
     lines.append("")
     for g in games:
-        winner = "drawn" if g["winner"] is None else f"won by {names[g['winner']]}"
-        detail = json.loads(g["detail"])
-        why = g["termination"].lower().replace("_", " ")
-        lines.append(f"Game {g['number']}: {winner} ({why}) {detail}")
+        lines.append(f"Game {g['number']}: {game_result(g, names)}")
     outcome = info.match.outcome
     if outcome is None:
         lines.append(
@@ -75,3 +74,30 @@ async def export_text(store: Store, info: MatchInfo) -> str:
     else:
         lines.append(f"Result: {names[outcome.winner]} wins ({outcome.termination.value})")
     return "\n".join(lines) + "\n"
+
+
+def game_result(game: Row, names: Sequence[str]) -> str:
+    """One finished game of a match, in words: who won, why, and the figures that count
+    (stones and points in Schotten Totten; the siege's tie-break figures in Schotten Totten 2)."""
+    why = Termination[game["termination"]].value
+    won = "drawn" if game["winner"] is None else f"won by {names[game['winner']]}"
+    d = json.loads(game["detail"])
+    if "stones" in d:  # Schotten Totten
+        first = names[d["first_player"]]
+        figures = (
+            f"{names[0]} held {plural(d['stones'][0], 'stone')} and scored"
+            f" {plural(d['points'][0], 'point')}, {names[1]} held"
+            f" {plural(d['stones'][1], 'stone')} and scored {plural(d['points'][1], 'point')};"
+            f" {first} started"
+        )
+    else:  # Schotten Totten 2
+        figures = (
+            f"{names[d['attacker']]} attacked; {plural(d['deck_left'], 'card')} left in the"
+            f" deck, {plural(d['intact_tiles'], 'tile')} intact,"
+            f" {plural(d['cauldrons_left'], 'oil cauldron')} left"
+        )
+    return f"{won} ({why}). {figures}."
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")

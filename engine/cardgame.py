@@ -82,10 +82,10 @@ class CardGame:
         self._finish(Outcome(1 - p, why), events)
         return events
 
-    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+    def _finish(self, outcome: Outcome, events: list[Event], places: tuple[int, ...] = ()) -> None:
         self.outcome = outcome
         self.phase = self.OVER
-        events.append(GameEnded(outcome))
+        events.append(GameEnded(outcome, places))
 
     def check_card(self, card: AnyCard) -> None:
         """Raise InvalidMoveError if `card` does not exist in this game."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, TacticCard, card_code
 from engine.formations import Formation
-from engine.outcome import Outcome
+from engine.outcome import Outcome, Termination
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +98,22 @@ class GameEnded(Event):
     """The game is over."""
 
     outcome: Outcome
+    places: tuple[int, ...] = ()  # the stones that won it (Schotten Totten)
 
     def describe(self, names: Sequence[str]) -> str:
         why = self.outcome.termination.value
-        if self.outcome.winner is None:
+        winner = self.outcome.winner
+        if winner is None:
             return f"The game is drawn ({why})."
-        return f"{names[self.outcome.winner]} wins the game ({why})!"
+        loser = names[1 - winner]
+        won = f"{names[winner]} wins the game"
+        match self.outcome.termination:
+            case Termination.RESIGNED:  # after the Resigned event's "Bob resigned."
+                return f"{won}, as {loser} resigned."
+            case Termination.TIMEOUT:
+                return f"{won} on time."
+            case Termination.THREE_ADJACENT if self.places:
+                return f"{won} with three adjacent stones, {'-'.join(map(str, self.places))}!"
+            case Termination.FIVE_STONES if self.places:
+                return f"{won} with five stones: {', '.join(map(str, self.places))}!"
+        return f"{won} ({why})!"

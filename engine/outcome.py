@@ -17,7 +17,7 @@ class Termination(enum.Enum):
     DAMAGED_TILE_TAKEN = "control of a damaged wall tile"
     FOURTH_TILE_DAMAGED = "a fourth wall tile damaged"
     DECK_EMPTY = "the deck ran out"
-    DEFENDER_CANNOT_PLAY = "the Defender cannot play a siege card"
+    DEFENDER_CANNOT_PLAY = "every space on the Defender's side is full: the wall holds"
     # Either game
     RESIGNED = "resignation"
     TIMEOUT = "time ran out"

@@ -427,10 +427,15 @@ class Game(CardGame):
     def _check_win(self, p: int, events: list[Event]) -> None:
         """RULINGS ST1-7: three adjacent stones or five stones end the game at once."""
         mine = [s.claimed_by == p for s in self.stones]
-        if any(all(mine[i : i + 3]) for i in range(STONES - 2)):
-            self._finish(Outcome(p, Termination.THREE_ADJACENT), events)
+        three = [i for i in range(STONES - 2) if all(mine[i : i + 3])]
+        if three:
+            first = three[0] + 1
+            self._finish(
+                Outcome(p, Termination.THREE_ADJACENT), events, (first, first + 1, first + 2)
+            )
         elif sum(mine) >= 5:
-            self._finish(Outcome(p, Termination.FIVE_STONES), events)
+            won = tuple(i + 1 for i, m in enumerate(mine) if m)
+            self._finish(Outcome(p, Termination.FIVE_STONES), events, won)
 
     # Checks shared by moves ---------------------------------------------------------------
 

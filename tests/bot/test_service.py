@@ -402,6 +402,18 @@ async def test_history_export_lists_options_players_moves_and_result(service):
     for m in moves:
         assert f"{m['seq'] + 1:4d}. {info.names[m['seat']]}: {m['text']}" in text
     assert lines[-1] == "Result: Bob wins (resignation)"
+    (game,) = [line for line in lines if line.startswith("Game 1:")]
+    assert game.startswith("Game 1: won by Bob (resignation). Alice held 0 stones and scored")
+    assert "{" not in game and "Bob held" in game and "started." in game
+
+
+async def test_a_siege_result_reads_in_words(service):
+    info = await start(service, "siege")
+    await service.resign(info.id, BOB.id)
+    text = await service.export(info.id)
+    (game,) = [line for line in text.splitlines() if line.startswith("Game 1:")]
+    assert game.startswith("Game 1: won by Alice (resignation). ")
+    assert "attacked; " in game and "cards left in the deck, 7 tiles intact, 3 oil" in game
 
 
 async def test_many_games_at_once_never_read_an_older_state(service):

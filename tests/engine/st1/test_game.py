@@ -197,13 +197,21 @@ def test_claimed_stone_is_closed():
 
 
 @pytest.mark.parametrize(
-    ("claimed", "termination"),
+    ("claimed", "termination", "line"),
     [
-        ("4 5", Termination.THREE_ADJACENT),
-        ("1 3 5 7", Termination.FIVE_STONES),
+        (
+            "4 5",
+            Termination.THREE_ADJACENT,
+            "Alice wins the game with three adjacent stones, 4-5-6!",
+        ),
+        (
+            "1 3 5 7",
+            Termination.FIVE_STONES,
+            "Alice wins the game with five stones: 1, 3, 5, 7, 9!",
+        ),
     ],
 )
-def test_game_ends_at_once_on_three_adjacent_or_five_stones(claimed, termination):
+def test_game_ends_at_once_on_three_adjacent_or_five_stones(claimed, termination, line):
     # RULINGS ST1-7. P1 claims stone 6 (or 9) to make three adjacent (or five).
     target = 6 if termination is Termination.THREE_ADJACENT else 9
     lines = [
@@ -216,7 +224,7 @@ def test_game_ends_at_once_on_three_adjacent_or_five_stones(claimed, termination
     assert g.outcome is not None
     assert g.outcome.winner == 0
     assert g.outcome.termination is termination
-    assert said(events)[-1] == f"Alice wins the game ({termination.value})!"
+    assert said(events)[-1] == line
     assert g.legal_moves() == []
     with pytest.raises(IllegalMoveError, match="over"):
         g.play("O1 1")
@@ -345,7 +353,7 @@ def test_full_side_is_refused():
 def test_resign_ends_the_game_for_either_player_at_any_time():
     g = Game.new(Options(first_player=0), seed=5)
     events = g.play("resign", player=1)
-    assert said(events) == ["Bob resigned.", "Alice wins the game (resignation)!"]
+    assert said(events) == ["Bob resigned.", "Alice wins the game, as Bob resigned."]
     assert g.outcome is not None and g.outcome.termination is Termination.RESIGNED
 
 
