@@ -21,6 +21,8 @@ from render import render_board, render_hand
 from render.theme import DEFAULT_THEME, Theme
 
 NAMES = ("Aurélie", "Bartholomew")
+# Discord display names are at most 32 characters: one with spaces, one without any.
+LONG_NAMES = ("Maximiliane von Hohenzollern-Eck", "W" * 32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,14 @@ def _st1_tactics() -> Iterator[Picture]:
     game.play("R7 3")
     yield Picture("st1-tactics-midgame-board", "board", game.view(None))
     yield Picture("st1-tactics-waiting-hand", "hand", game.view(1))
+
+
+def _long_names() -> Iterator[Picture]:
+    game = st1_tactics_midgame()
+    yield Picture("st1-long-names-board", "board", game.view(None), LONG_NAMES)
+    yield Picture("st1-long-names-hand", "hand", game.view(1), LONG_NAMES)
+    siege = st2_siege_midgame()
+    yield Picture("st2-long-names-board", "board", siege.view(None), LONG_NAMES)
 
 
 def _st1_wild_claims() -> Iterator[Picture]:
@@ -248,6 +258,7 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
     _st2_gate,
     _st2_end,
     _st2_revenge,
+    _long_names,
 )
 
 

@@ -39,7 +39,9 @@ def render(
     view: View, names: tuple[str, str], theme: Theme, left: int | None = None
 ) -> Image.Image:
     if left is None:
-        left = view.viewer if view.viewer is not None else view.attacker
+        # The same picture whoever asks (tests/render/test_privacy.py): the Attacker's side
+        # is on the left unless the caller asks for another seat's.
+        left = view.attacker
     right = 1 - left
     img, d = canvas(theme.board_width, 4000, theme)
     lm = last_move("st2", view.last_move)
