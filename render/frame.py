@@ -370,7 +370,8 @@ def sides_line(
     heights = []
     for i, seat in enumerate((left, 1 - left)):
         who = f"{roles[i]} {names[seat]}".strip()
-        words = f"◀ {who}" if i == 0 else f"{who} ▶"
+        # No-break spaces: the arrow stays with the name it points from.
+        words = f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶"
         x = m + 12 if i == 0 else img.width - m - 12
         h = block(
             d,

@@ -158,7 +158,7 @@ def _marked(lm: LastMove | None, place: int, seat: int | None) -> frozenset[str]
 
 def _face(stone: StoneView, left: int, theme: Theme, ring: str) -> Face:
     """The stone: its number and combat modes; once claimed, the owner's colour, an arrow to
-    their side and the winning formation (and "tie: first" when an equal formation lost
+    their side and the winning formation (and "tie: completed first" when an equal formation lost
     because it was completed later)."""
     modes = [
         Item("pill", m.kind.title, fill=theme.tactic_fill, ink=theme.tactic_text)
@@ -176,5 +176,5 @@ def _face(stone: StoneView, left: int, theme: Theme, ring: str) -> Face:
     if won is not None:
         items.append(Item("text", formation_label(won, short=True), ink=ink, strong=False))
         if lost is not None and lost.key == won.key:
-            items.append(Item("text", "tie: first", ink=ink))
+            items.append(Item("text", "tie: completed first", ink=ink))
     return Face([*items, *modes], theme.seat[owner], ink, ring=ring)

@@ -109,6 +109,8 @@ def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Bann
 
 def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Theme) -> Row:
     marked = frozenset() if lm is None else lm.cards
+    if tile.taken_sides is not None:
+        return _taken_row(view, tile, left, theme)
     sides = []
     for seat in (left, 1 - left):
         formation = tile.formations[seat]
@@ -135,6 +137,24 @@ def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Them
     return Row(_face(view, tile, theme, ring), sides[0], sides[1])
 
 
+def _taken_row(view: View, tile: TileView, left: int, theme: Theme) -> Row:
+    """The tile that ended the game, with the cards that took it: the winner's on a panel
+    of their colour, the other side dimmed, the tile BREACHED if it was already damaged."""
+    assert tile.taken_sides is not None
+    winner = view.outcome.winner if view.outcome is not None else None
+    sides = [
+        Side(
+            tile.taken_sides[seat],
+            0,
+            dim=seat != winner,
+            backing=theme.seat[seat] if seat == winner else "",
+        )
+        for seat in (left, 1 - left)
+    ]
+    face = _face(view, tile, theme, theme.result)
+    return Row(face, sides[0], sides[1])
+
+
 def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
     items = [
         Item(
@@ -144,7 +164,9 @@ def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
             tag_fill=theme.gate,
         )
     ]
-    if tile.damaged:
+    if tile.breached:
+        items.append(Item("pill", "BREACHED", fill=theme.result, ink=theme.text_dark))
+    elif tile.damaged:
         items.append(Item("pill", "DAMAGED", fill=theme.damaged_line, ink=theme.text_dark))
     items.append(Item("text", tile.rules_text, strong=False))
     if tile.damaged:

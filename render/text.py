@@ -104,7 +104,9 @@ def printable(text: str, filename: str) -> str:
     out = []
     for ch in unicodedata.normalize("NFC", text):
         category = unicodedata.category(ch)
-        if ch.isspace():
+        if ch == "\u00a0":
+            out.append(ch)  # a no-break space: kept, so that wrapping does not break there
+        elif ch.isspace():
             out.append(" ")
         elif category in ("Cc", "Cf", "Co", "Cn"):
             continue  # controls, zero-width joiners, emoji selectors, unassigned
@@ -115,7 +117,7 @@ def printable(text: str, filename: str) -> str:
         else:
             base = unicodedata.normalize("NFKD", ch)[:1]
             out.append(base if base and base != ch and _has_glyph(filename, base) else "?")
-    return " ".join("".join(out).split())
+    return " ".join(w for w in "".join(out).split(" ") if w)
 
 
 def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
