@@ -1,6 +1,7 @@
 """Pictures of the games: pure functions of an engine view, returning PNG bytes.
 
     render_board(view, names=("Alice", "Bob"))   # the table, as everyone may see it
+    render_board(view, names=..., bottom_seat=1) # the same, from seat 1's side
     render_hand(view, name="Alice")              # the viewer's own hand, for a DM
 
 Nothing here keeps state between calls, touches Discord or a database, or sees more than the
@@ -29,16 +30,27 @@ def _check(view: object) -> AnyView:
     return view
 
 
-def render_board(view: AnyView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME) -> bytes:
-    """The board as PNG bytes. `names` are the display names of seat 0 and seat 1."""
+def render_board(
+    view: AnyView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    bottom_seat: int | None = None,
+) -> bytes:
+    """The board as PNG bytes. `names` are the display names of seat 0 and seat 1.
+    `bottom_seat` is the seat whose side is drawn nearest the reader (its cards on the
+    left of each row); by default the viewer's, or seat 0 (Schotten Totten) or the Attacker
+    (Schotten Totten 2) for a spectator."""
     view = _check(view)
     if len(names) != 2:
         raise ValueError("names: the display names of seat 0 and seat 1")
     pair = (str(names[0]), str(names[1]))
+    if bottom_seat not in (None, 0, 1):
+        raise ValueError("bottom_seat: 0, 1 or None")
     if view.game == "st1" and isinstance(view, St1View):
-        image = st1_board.render(view, pair, theme)
+        image = st1_board.render(view, pair, theme, bottom_seat)
     elif view.game == "st2" and isinstance(view, St2View):
-        image = st2_board.render(view, pair, theme)
+        image = st2_board.render(view, pair, theme, bottom_seat)
     else:
         raise TypeError(f"no board for a {type(view).__name__} of game {view.game!r}")
     return png.encode(image)

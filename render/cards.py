@@ -16,12 +16,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
+from PIL.ImageFont import FreeTypeFont
 
 from engine.cards import AnyCard, Card, TacticCard
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
 from render.theme import Theme
-from render.words import category, hint, short_title, wild_label
+from render.words import category, hint, short_title, value_range
 
 BOARD = "board"
 HAND = "hand"
@@ -45,6 +46,9 @@ def card_sprite(
     """The RGBA sprite of `card` in `face` (BOARD, HAND or CHIP). `wild` is the card a wild
     card stands for on a claimed stone; `dim` greys and hatches it (cannot be played now,
     or on the losing side of a claimed stone)."""
+    if text.is_recording():
+        # Drawn afresh, so that the recorder sees the words on the card.
+        return _sprite.__wrapped__(_key(card), face, theme, game, wild, dim)
     return _sprite(_key(card), face, theme, game, wild, dim)
 
 
@@ -68,9 +72,9 @@ def _sprite(
 def chip_width(card: AnyCard, theme: Theme) -> int:
     """Chips of tactic cards are as wide as their name."""
     if isinstance(card, Card):
-        return theme.chip.w + (10 if card.value >= 10 else 0)
+        return theme.chip.w + (12 if card.value >= 10 else 0)
     f = text.bold(theme, theme.small_size)
-    return round(f.getlength(card.kind.title)) + 16
+    return round(f.getlength(short_title(card.kind))) + 16
 
 
 def _canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
@@ -100,34 +104,57 @@ def _tactic_body(d: ImageDraw.ImageDraw, w: int, h: int, s: int, theme: Theme) -
 
 
 def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Image.Image:
+    """A chip on a stone's row: the colour's symbol above the value (the symbol tells the
+    colour without hue); a wild card adds a strip with its name, and an Elite troop not yet
+    judged shows its name and what it may become ("Joker 1-9")."""
     w, h = theme.board_card.w, theme.board_card.h
     img, d, s = _canvas(w, h, theme)
+    small = theme.small_size
     if isinstance(card, Card):
         look = theme.card_color(card.color)
         _card_body(d, w, h, s, theme, look.fill, "#00000055")
-        _clan_face(d, card, theme, (0, 0, w * s, h * s), s, big=round(h * 0.7))
+        _clan_face(d, card, theme, (0, 0, w * s, h * s), s)
     elif wild is not None:
         look = theme.card_color(wild.color)
         _card_body(d, w, h, s, theme, look.fill, theme.tactic_gold)
-        strip = round(h * 0.36) * s
+        strip = (small + 5) * s
         d.rounded_rectangle((0, 0, w * s - 1, strip), theme.radius * s, fill=theme.tactic_fill)
         d.rectangle((0, strip - theme.radius * s, w * s - 1, strip), fill=theme.tactic_fill)
-        label = wild_label(card, wild)
-        f = text.bold(theme, (theme.small_size - 2) * s)
-        d.text((w * s / 2, strip / 2), label, font=f, fill=theme.tactic_text, anchor="mm")
+        f = _fitting(short_title(card.kind), theme, (w - 4) * s, small * s, bold=True)
+        text.draw(
+            d, (w * s / 2, strip / 2), short_title(card.kind), f, theme.tactic_text, "mm", scale=s
+        )
         d.rounded_rectangle(
             (0, 0, w * s - 1, h * s - 1), theme.radius * s, outline=theme.tactic_gold, width=3 * s
         )
-        _clan_face(d, wild, theme, (0, strip, w * s, h * s), s, big=round(h * 0.5))
+        _clan_face(d, wild, theme, (0, strip, w * s, h * s), s)
     else:
         _tactic_body(d, w, h, s, theme)
-        f = text.bold(theme, theme.label_size * s)
-        title = text.fit(short_title(card.kind), f, (w - 16) * s)
-        d.text((w * s / 2, h * s * 0.36), title, font=f, fill=theme.tactic_text, anchor="mm")
-        f2 = text.regular(theme, (theme.small_size - 2) * s)
-        words = text.fit(hint(card.kind, game, short=True), f2, (w - 14) * s)
-        d.text((w * s / 2, h * s * 0.7), words, font=f2, fill=theme.tactic_gold, anchor="mm")
+        title = short_title(card.kind)
+        f = _fitting(title, theme, (w - 8) * s, (small + 1) * s, bold=True)
+        text.draw(d, (w * s / 2, h * s * 0.32), title, f, theme.tactic_text, "mm", scale=s)
+        f2 = text.regular(theme, small * s)
+        text.draw(
+            d,
+            (w * s / 2, h * s * 0.7),
+            value_range(card.kind, game),
+            f2,
+            theme.tactic_gold,
+            "mm",
+            scale=s,
+        )
     return shrink(img, w, h)
+
+
+def _fitting(label: str, theme: Theme, width: int, size: int, *, bold: bool) -> FreeTypeFont:
+    """`label`'s font at `size` (supersampled), smaller if it must be to fit `width`, but
+    never below the smallest text size (the phone test would catch it)."""
+    s = theme.supersample
+    get = text.bold if bold else text.regular
+    f = get(theme, size)
+    while f.getlength(label) > width and f.size - s >= theme.small_size * s:
+        f = get(theme, f.size - s)
+    return f
 
 
 def _clan_face(
@@ -136,28 +163,22 @@ def _clan_face(
     theme: Theme,
     box: tuple[int, int, int, int],
     s: int,
-    *,
-    big: int,
 ) -> None:
-    """Symbol on the left, value in the middle, colour letter on the right, in `box`."""
+    """The symbol on the left, the value large on the right, in `box`."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     look = theme.card_color(card.color)
     cy = y0 + h / 2
-    sym = h * 0.5
-    left = x0 + h * 0.22
+    sym = min(h * 0.42, 20 * s)
+    left = x0 + 5 * s
     draw_symbol(d, look.symbol, (left, cy - sym / 2, left + sym, cy + sym / 2), look.ink)
-    fl = text.bold(theme, round(big * 0.42) * s)
-    letter_x = x1 - h * 0.24
-    d.text((letter_x, cy), card.color.letter, font=fl, fill=look.ink, anchor="mm")
-    # The value is centred between symbol and letter, smaller if two digits would touch them.
-    lo, hi = left + sym + h * 0.08, letter_x - fl.getlength(card.color.letter) / 2 - h * 0.08
-    size = big * s
+    lo, hi = left + sym + 2 * s, x1 - 4 * s
+    size = min(round(h * 0.72), 34 * s)
     f = text.bold(theme, size)
-    while f.getlength(str(card.value)) > hi - lo and size > s * 10:
-        size = round(size * 0.92)
+    while f.getlength(str(card.value)) > hi - lo and size > theme.small_size * s:
+        size -= s
         f = text.bold(theme, size)
-    d.text(((lo + hi) / 2, cy), str(card.value), font=f, fill=look.ink, anchor="mm")
+    text.draw(d, ((lo + hi) / 2, cy), str(card.value), f, look.ink, "mm", scale=s)
 
 
 def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
@@ -167,36 +188,34 @@ def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
     if isinstance(card, Card):
         look = theme.card_color(card.color)
         _card_body(d, w, h, s, theme, look.fill, "#00000055")
-        fv = text.bold(theme, 50 * s)
-        d.text((12 * s, 8 * s), str(card.value), font=fv, fill=look.ink, anchor="la")
-        fl = text.bold(theme, 22 * s)
-        d.text((W - 12 * s, 12 * s), card.color.letter, font=fl, fill=look.ink, anchor="ra")
-        sym = 64 * s
-        cx, cy = W / 2, H * 0.63
+        fv = text.bold(theme, 54 * s)
+        text.draw(d, (12 * s, 8 * s), str(card.value), fv, look.ink, "la", scale=s)
+        fl = text.bold(theme, 24 * s)
+        text.draw(d, (W - 12 * s, 12 * s), card.color.letter, fl, look.ink, "ra", scale=s)
+        sym = 70 * s
+        cx, cy = W / 2, H * 0.64
         draw_symbol(
             d, look.symbol, (cx - sym / 2, cy - sym / 2, cx + sym / 2, cy + sym / 2), look.ink
         )
         return shrink(img, w, h)
     _tactic_body(d, w, h, s, theme)
-    fc = text.regular(theme, (theme.small_size - 2) * s)
-    d.text(
-        (W / 2, 16 * s), category(card.kind).upper(), font=fc, fill=theme.tactic_gold, anchor="mt"
-    )
+    small = theme.small_size - 2  # the hand is narrower than a board: 16 px reads as 9+
+    fc = text.regular(theme, small * s)
+    text.draw(d, (W / 2, 14 * s), category(card.kind).upper(), fc, theme.tactic_gold, "mt", scale=s)
     # The largest size at which the name fits on two lines ("Blind-Man's Bluff").
-    for size in (19, 17, 15, 13):
-        ft = text.bold(theme, size * s)
-        lines = text.wrap(card.kind.title, ft, (w - 18) * s, 2)
-        if not any(line.endswith("…") for line in lines):
-            break
-    y = H * 0.36 - (len(lines) - 1) * 12 * s
-    for line in lines:
-        d.text((W / 2, y), line, font=ft, fill=theme.tactic_text, anchor="mm")
+    ft, names = text.lines(
+        card.kind.title, theme, (20 * s, 19 * s, 18 * s), (w - 16) * s, 2, strong=True
+    )
+    y = H * 0.33 - (len(names) - 1) * 12 * s
+    for line in names:
+        text.draw(d, (W / 2, y), line, ft, theme.tactic_text, "mm", scale=s)
         y += 24 * s
-    fh = text.regular(theme, theme.small_size * s)
-    hy = H * 0.66
-    for line in text.wrap(hint(card.kind, game), fh, (w - 20) * s, 3):
-        d.text((W / 2, hy), line, font=fh, fill=theme.tactic_gold, anchor="mm")
-        hy += 17 * s
+    fh = text.regular(theme, small * s)
+    hints = text.wrap_all(hint(card.kind, game), fh, (w - 18) * s)
+    hy = H * 0.62 - max(0, len(hints) - 3) * 9 * s
+    for line in hints:
+        text.draw(d, (W / 2, hy), line, fh, theme.tactic_gold, "mm", scale=s)
+        hy += 19 * s
     return shrink(img, w, h)
 
 
@@ -206,15 +225,17 @@ def _chip(card: AnyCard, theme: Theme) -> Image.Image:
     if isinstance(card, Card):
         look = theme.card_color(card.color)
         _card_body(d, w, h, s, theme, look.fill, "#00000055")
-        sym = h * 0.5 * s
+        sym = 18 * s
         x, cy = 6 * s, h * s / 2
         draw_symbol(d, look.symbol, (x, cy - sym / 2, x + sym, cy + sym / 2), look.ink)
-        f = text.bold(theme, 18 * s)
-        d.text((w * s - 7 * s, cy), str(card.value), font=f, fill=look.ink, anchor="rm")
+        f = text.bold(theme, 22 * s)
+        text.draw(d, (w * s - 6 * s, cy), str(card.value), f, look.ink, "rm", scale=s)
     else:
         _card_body(d, w, h, s, theme, theme.tactic_fill, theme.tactic_gold)
         f = text.bold(theme, theme.small_size * s)
-        d.text((w * s / 2, h * s / 2), card.kind.title, font=f, fill=theme.tactic_text, anchor="mm")
+        text.draw(
+            d, (w * s / 2, h * s / 2), short_title(card.kind), f, theme.tactic_text, "mm", scale=s
+        )
     return shrink(img, w, h)
 
 

@@ -1,32 +1,70 @@
-"""The parts both boards share: the canvas, the header, the players' banners, rings and tags
-that point at the last move, and rows of card chips."""
+"""The parts both boards share: the canvas, the header, the players' banners, the rows of
+stones or tiles, rings that point at the last move, chips and the footer.
+
+Boards are laid out for a phone (issue 13): `theme.board_width` wide and as tall as they
+need, one row per stone or tile, the left player's cards growing leftwards from it and the
+right player's rightwards. Everything is drawn top to bottom on a tall canvas that is then
+cut to the height used, so that no part has to know the others' heights in advance.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from engine.cards import AnyCard, Card
 from render import text
 from render.cards import BOARD, CHIP, card_sprite, chip_width
-from render.shapes import panel, paste
+from render.shapes import hatch, panel, paste
 from render.theme import Theme
 from render.words import LastMove
 
-HEADER_H = 60
-RESULT_H = 64  # the header when it shows the result
-BANNER_H = 60
+Box = tuple[float, float, float, float]
+MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used
+ROW_GAP = 8
+CENTER_W = 140  # the stone or tile between the two sides
+CAPTION_H = 24
 
 
 def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """An opaque picture with the table colour and a frame, so that it never blends into
-    Discord's background, dark or light."""
+    """An opaque picture with the table colour, so that it never blends into Discord's
+    background, dark or light (the frame is drawn by `finish`)."""
     img = Image.new("RGB", (w, h), theme.background)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, w - 1, h - 1), outline=theme.frame, width=3)
-    return img, d
+    return img, ImageDraw.Draw(img)
+
+
+def finish(img: Image.Image, height: int, theme: Theme) -> Image.Image:
+    """The picture cut to `height`, with a frame that separates it from a dark chat."""
+    out = img.crop((0, 0, img.width, height))
+    ImageDraw.Draw(out).rectangle((0, 0, out.width - 1, height - 1), outline=theme.frame, width=3)
+    return out
+
+
+def block(
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    xy: tuple[float, float],
+    words: str,
+    sizes: tuple[int, ...],
+    width: int,
+    *,
+    strong: bool = False,
+    fill: str | None = None,
+    anchor: str = "l",
+    max_lines: int = 1,
+) -> float:
+    """`words` at the largest of `sizes` that fits `max_lines` lines of `width` (more lines
+    if it must: never cut), from the top at `xy`, aligned left ("l"), centred ("m") or right
+    ("r"). Returns the height used."""
+    f, rows = text.lines(words, theme, sizes, width, max_lines, strong=strong)
+    step = round(f.size * 1.25)
+    x, y = xy
+    for row in rows:
+        text.draw(d, (x, y + step / 2), row, f, fill or theme.text, anchor + "m")
+        y += step
+    return len(rows) * step
 
 
 def header(
@@ -38,29 +76,44 @@ def header(
     info: str,
     result: str | None,
 ) -> int:
-    """The title line, or the result in large type once the game is over. Returns its height."""
+    """The title (or the result, large, once the game is over) and a line of match or
+    revenge information. Returns the y below it."""
     w = img.width
     m = theme.margin
+    y = 10
     if result is not None:
-        paste(
-            img, panel(w - 2 * m, HEADER_H - 8, 10, theme.result, scale=theme.supersample), (m, 8)
+        f, rows = text.lines(result, theme, (30, 26, 24), w - 4 * m, 2, strong=True)
+        step = round(f.size * 1.3)
+        h = len(rows) * step + 16
+        paste(img, panel(w - 2 * m, h, 10, theme.result, scale=theme.supersample), (m, y))
+        yy = y + 8
+        for row in rows:
+            text.draw(d, (w / 2, yy + step / 2), row, f, theme.text_dark, "mm")
+            yy += step
+        y += h + 6
+        y += round(
+            block(d, theme, (m, y), title, (theme.label_size,), w - 2 * m, fill=theme.text_muted)
         )
-        f = text.bold(theme, theme.title_size)
-        line = text.fit(result, f, w - 4 * m)
-        d.text((w / 2, 8 + (HEADER_H - 8) / 2), line, font=f, fill=theme.text_dark, anchor="mm")
-        return RESULT_H
-    f = text.bold(theme, theme.title_size)
-    d.text((m, HEADER_H / 2 + 4), title, font=f, fill=theme.text, anchor="lm")
-    fi = text.regular(theme, theme.label_size)
-    room = w - 3 * m - round(f.getlength(title))
-    d.text(
-        (w - m, HEADER_H / 2 + 4),
-        text.fit(info, fi, room),
-        font=fi,
-        fill=theme.text_muted,
-        anchor="rm",
-    )
-    return HEADER_H
+    else:
+        y += round(
+            block(
+                d, theme, (m, y), title, (theme.title_size, 26), w - 2 * m, strong=True, max_lines=2
+            )
+        )
+    if info:
+        y += round(
+            block(
+                d,
+                theme,
+                (m, y),
+                info,
+                (theme.label_size,),
+                w - 2 * m,
+                fill=theme.text_muted,
+                max_lines=2,
+            )
+        )
+    return y + 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,96 +122,126 @@ class Banner:
 
     name: str
     role: str | None  # "ATTACKER", "DEFENDER" (Schotten Totten 2)
-    facts: Sequence[str]  # "2 stones", "7 cards in hand"
+    facts: Sequence[str]  # "2 stones", "7 in hand"
     badge: str | None  # "TO PLAY", "WINNER"
     seat_color: str
     active: bool  # the player the game waits for
     cards: Sequence[AnyCard] = ()  # actions played (Schotten Totten 2, Tactical)
+    side: str = ""  # "left" or "right": where this player's cards are
+    cauldrons: tuple[int, int] | None = None  # (left, of): the Defender's oil
 
 
-def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Banner) -> None:
-    """A player's banner across the picture at height `y`."""
+def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Banner) -> int:
+    """A player's banner across the picture from `y`; returns the y below it. The first line
+    holds the seat's colour, the role, the name and the badge; the second the facts, the oil
+    cauldrons as icons and the actions played."""
     m = theme.margin
-    w = img.width - 2 * m
     s = theme.supersample
+    w = img.width - 2 * m
+    x0 = m + 30
+    fb = text.bold(theme, theme.label_size)
+    badge_w = round(fb.getlength(b.badge)) + 24 if b.badge else 0
+    role_w = round(text.bold(theme, theme.small_size).getlength(b.role)) + 16 if b.role else 0
+    name_x = x0 + (role_w + 10 if role_w else 0)
+    name_room = m + w - 12 - (badge_w + 10 if badge_w else 0) - name_x
+    fn, names = text.lines(b.name, theme, (theme.name_size, 22, 20), name_room, 1, strong=True)
+    line1 = max(40, len(names) * round(fn.size * 1.2) + 8)
+    facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
+    ff = text.regular(theme, theme.label_size)
+    extras_w = _extras_width(b, theme)
+    fact_rows = text.wrap_all(facts, ff, w - 42 - extras_w) if facts else []
+    line2 = max(theme.chip.h if b.cards or b.cauldrons else 0, len(fact_rows) * 25) + 8
+    h = line1 + line2 + 8
+
     line = theme.highlight if b.active else theme.surface_line
-    paste(img, panel(w, BANNER_H, 10, theme.surface, line, 3 if b.active else 1, s), (m, y))
-    # The seat's colour as a bar on the left: it matches the stones this player claims.
-    paste(img, panel(12, BANNER_H - 12, 4, b.seat_color, scale=s), (m + 8, y + 6))
-    x = m + 32
-    cy = y + BANNER_H / 2
+    paste(img, panel(w, h, 10, theme.surface, line, 3 if b.active else 1, s), (m, y))
+    # The seat's colour as a bar on the left: the colour of the stones this player claims.
+    paste(img, panel(14, h - 14, 4, b.seat_color, scale=s), (m + 8, y + 7))
+    cy = y + 6 + line1 / 2
     if b.role is not None:
         fr = text.bold(theme, theme.small_size)
-        rw = round(fr.getlength(b.role)) + 16
-        paste(img, panel(rw, 26, 6, b.seat_color, scale=s), (x, cy - 13))
-        d.text((x + rw / 2, cy), b.role, font=fr, fill=theme.text_dark, anchor="mm")
-        x += rw + 12
-    badge_w = 0
+        paste(img, panel(role_w, 28, 6, b.seat_color, scale=s), (x0, cy - 14))
+        text.draw(d, (x0 + role_w / 2, cy), b.role, fr, theme.text_dark, "mm")
+    step = round(fn.size * 1.2)
+    ny = cy - (len(names) - 1) * step / 2
+    for row in names:
+        text.draw(d, (name_x, ny), row, fn, theme.text, "lm")
+        ny += step
     if b.badge is not None:
-        fb = text.bold(theme, theme.label_size)
-        badge_w = round(fb.getlength(b.badge)) + 24
         bx = m + w - 10 - badge_w
         fill = theme.result if b.badge == "WINNER" else theme.turn_badge
-        paste(img, panel(badge_w, BANNER_H - 16, 8, fill, scale=s), (bx, y + 8))
-        d.text((bx + badge_w / 2, cy), b.badge, font=fb, fill=theme.text_dark, anchor="mm")
-    chips_w = sum(chip_width(c, theme) + 6 for c in b.cards)
-    fn = text.bold(theme, theme.name_size)
-    room = m + w - 20 - badge_w - chips_w - x
-    facts = "   ·   ".join(b.facts)
-    ff = text.regular(theme, theme.label_size)
-    facts_w = round(ff.getlength(facts))
-    name = text.name(b.name, theme, theme.name_size, max(80, room - facts_w - 24))
-    d.text((x, cy), name, font=fn, fill=theme.text, anchor="lm")
-    x += round(fn.getlength(name)) + 24
-    d.text(
-        (x, cy),
-        text.fit(facts, ff, max(0, m + w - 20 - badge_w - chips_w - x)),
-        font=ff,
-        fill=theme.text_muted,
-        anchor="lm",
-    )
-    cx = m + w - 20 - badge_w - chips_w
+        paste(img, panel(badge_w, 34, 8, fill, scale=s), (bx, cy - 17))
+        text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm")
+    fy = y + 6 + line1
+    for i, row in enumerate(fact_rows):
+        text.draw(d, (x0, fy + 12 + 25 * i), row, ff, theme.text_muted, "lm")
+    ex = m + w - 10 - extras_w
+    ey = fy + (line2 - 8) / 2
+    if b.cauldrons is not None:
+        ex = _cauldrons(img, d, theme, (ex, ey), *b.cauldrons)
     for c in b.cards:
         sprite = card_sprite(c, CHIP, theme)
-        paste(img, sprite, (cx, cy - sprite.height / 2))
-        cx += sprite.width + 6
+        paste(img, sprite, (ex, ey - sprite.height / 2))
+        ex += sprite.width + 6
+    return y + h + 8
 
 
-def ring(
-    img: Image.Image, box: tuple[float, float, float, float], color: str, width: int, theme: Theme
-) -> None:
+CAULDRON = 30
+
+
+def _extras_width(b: Banner, theme: Theme) -> int:
+    w = sum(chip_width(c, theme) + 6 for c in b.cards)
+    if b.cauldrons is not None:
+        fo = text.regular(theme, theme.label_size)
+        w += round(fo.getlength("oil")) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8
+    return w
+
+
+def _cauldrons(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    xy: tuple[float, float],
+    left: int,
+    of: int,
+) -> float:
+    """ "oil" and one pot per cauldron: full ones in the oil's amber, used ones as empty
+    outlines (shape and fill differ, not only colour). Returns the x after them."""
+    x, cy = xy
+    fo = text.regular(theme, theme.label_size)
+    text.draw(d, (x, cy), "oil", fo, theme.text_muted, "lm")
+    x += round(fo.getlength("oil")) + 8
+    for i in range(of):
+        paste(img, cauldron_icon(CAULDRON, i < left, theme), (x, cy - CAULDRON / 2))
+        x += CAULDRON + 4
+    return x + 8
+
+
+def cauldron_icon(size: int, full: bool, theme: Theme) -> Image.Image:
+    """A pot with two handles; full: filled with oil, used: an empty grey outline."""
+    s = theme.supersample
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    S = size * s
+    line = theme.oil if full else theme.text_muted
+    body = (S * 0.15, S * 0.3, S * 0.85, S * 0.95)
+    d.ellipse((S * 0.04, S * 0.34, S * 0.26, S * 0.54), outline=line, width=2 * s)
+    d.ellipse((S * 0.74, S * 0.34, S * 0.96, S * 0.54), outline=line, width=2 * s)
+    d.rounded_rectangle(body, S * 0.2, fill=theme.oil if full else None, outline=line, width=2 * s)
+    d.rectangle((S * 0.08, S * 0.22, S * 0.92, S * 0.32), fill=line)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def ring(img: Image.Image, box: Box, color: str, width: int, theme: Theme) -> None:
     """A rounded outline around `box`, `width` pixels thick, leaving a small gap."""
     x0, y0, x1, y1 = box
-    pad = width + 2
+    pad = width + 1
     w, h = round(x1 - x0) + 2 * pad, round(y1 - y0) + 2 * pad
     paste(
         img,
         panel(w, h, theme.radius + pad, None, color, width, theme.supersample),
         (x0 - pad, y0 - pad),
     )
-
-
-def tag(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    theme: Theme,
-    xy: tuple[float, float],
-    label: str,
-    *,
-    fill: str,
-    anchor: str = "mm",
-) -> None:
-    """A small pill with a word in it ("LAST"), centred at `xy` (or anchored "lm"/"rm")."""
-    f = text.bold(theme, theme.small_size - 2)
-    w = round(f.getlength(label)) + 12
-    h = 20
-    x, y = xy
-    if anchor == "lm":
-        x += w / 2
-    elif anchor == "rm":
-        x -= w / 2
-    paste(img, panel(w, h, 6, fill, scale=theme.supersample), (x - w / 2, y - h / 2))
-    d.text((x, y), label, font=f, fill=theme.text_dark, anchor="mm")
 
 
 def chip_rows(
@@ -195,10 +278,10 @@ def draw_chips(
     *,
     groups: bool = False,
     highlight: frozenset[str] = frozenset(),
-) -> list[tuple[float, float, float, float]]:
+) -> list[Box]:
     """Draw chip rows from `xy`; returns the boxes of chips named in `highlight`."""
     x0, y = xy
-    marked: list[tuple[float, float, float, float]] = []
+    marked: list[Box] = []
     for row in rows:
         x = x0
         prev = None
@@ -215,90 +298,288 @@ def draw_chips(
     return marked
 
 
-def last_move_line(
-    d: ImageDraw.ImageDraw,
-    theme: Theme,
-    xy: tuple[float, float],
-    names: Sequence[str],
-    move: tuple[int, str] | None,
-    lm: LastMove | None,
-    width: int,
-) -> None:
-    """ "Last move: Alice played R7 on stone 3", the name in bold, within `width`."""
-    fb = text.bold(theme, theme.label_size)
-    fr = text.regular(theme, theme.label_size)
-    x, y = xy
-    right = x + width
-    d.text((x, y), "Last move:", font=fr, fill=theme.text_muted, anchor="lm")
-    x += round(fr.getlength("Last move: ")) + 4
-    if lm is None or move is None:
-        d.text((x, y), "none yet", font=fr, fill=theme.text_muted, anchor="lm")
-        return
-    who = text.name(names[move[0]], theme, theme.label_size, 260)
-    d.text((x, y), who, font=fb, fill=theme.text, anchor="lm")
-    x += round(fb.getlength(who + " "))
-    d.text(
-        (x, y),
-        text.fit(lm.text, fr, max(0, round(right - x))),
-        font=fr,
-        fill=theme.text,
-        anchor="lm",
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """Where one stone's or tile's cards go: the left edge of the cards, and the top and
-    bottom of the row of stones (or tiles) the two sides grow away from."""
-
-    x: float
-    row_top: float
-    row_bottom: float
-
-    def card_box(self, theme: Theme, k: int, *, up: bool) -> tuple[float, float, float, float]:
-        """The `k`th card of a side (0: nearest the row), above the row if `up`."""
-        card = theme.board_card
-        step = card.h + theme.gap
-        y = self.row_top - (k + 1) * step if up else self.row_bottom + theme.gap + k * step
-        return (self.x, y, self.x + card.w, y + card.h)
-
-
-def side(
+def footer(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
     theme: Theme,
-    column: Column,
-    cards: Sequence[AnyCard],
+    y: int,
+    names: Sequence[str],
+    move: tuple[int, str] | None,
+    lm: LastMove | None,
+    decks: str,
+    discard: Sequence[AnyCard] | None,
     *,
-    up: bool,
-    slots: int,
-    game: str,
-    wilds: Mapping[AnyCard, Card],
-    dim: bool,
-    last: frozenset[str],
-) -> list[tuple[float, float, float, float]]:
-    """One player's cards on a stone or tile, the first played nearest the row, then the
-    outlines of the places still free (`slots` in all). Cards named in `last` (the last
-    move's) get a ring and a tag. Returns the boxes of the cards drawn."""
-    boxes = []
-    for k in range(max(slots, len(cards))):
-        box = column.card_box(theme, k, up=up)
-        if k >= len(cards):
-            outline = panel(
-                theme.board_card.w,
-                theme.board_card.h,
-                theme.radius,
-                None,
-                theme.slot,
-                1,
-                theme.supersample,
+    groups: bool = False,
+) -> int:
+    """The last move (wrapped, never cut), the decks, and the discard pile if shown.
+    Returns the y below."""
+    m = theme.margin
+    width = img.width - 2 * m
+    if lm is None or move is None:
+        said = "Last move: none yet"
+    else:
+        said = f"Last move: {text.printable(names[move[0]], theme.font_regular)} {lm.text}"
+    y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
+    y += (
+        round(
+            block(
+                d,
+                theme,
+                (m, y),
+                decks,
+                (theme.label_size,),
+                width,
+                fill=theme.text_muted,
+                max_lines=2,
             )
+        )
+        + 6
+    )
+    if discard is None:
+        return y + m - 6
+    fr = text.regular(theme, theme.label_size)
+    label = "Discard:"
+    text.draw(d, (m, y + theme.chip.h / 2), label, fr, theme.text_muted, "lm")
+    x0 = m + round(fr.getlength(label + " ")) + 6
+    rows = chip_rows(discard, img.width - m - x0, theme, groups=groups)
+    if not rows:
+        text.draw(d, (x0, y + theme.chip.h / 2), "empty", fr, theme.text_muted, "lm")
+        return y + theme.chip.h + m
+    marked = draw_chips(
+        img, theme, rows, (x0, y), groups=groups, highlight=lm.discarded if lm else frozenset()
+    )
+    for b in marked[-1:]:
+        ring(img, b, theme.highlight, 2, theme)
+    return y + len(rows) * (theme.chip.h + 6) + m
+
+
+def sides_line(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    y: int,
+    names: Sequence[str],
+    left: int,
+    roles: tuple[str, str] = ("", ""),
+) -> int:
+    """Whose cards are on which side: "◀ Alice" over the left cards and "Bob ▶" over the
+    right ones, each with their seat's colour as a bar. Returns the y below."""
+    m = theme.margin
+    half = (img.width - CENTER_W) // 2 - m - 8
+    s = theme.supersample
+    heights = []
+    for i, seat in enumerate((left, 1 - left)):
+        who = f"{roles[i]} {names[seat]}".strip()
+        # No-break spaces: the arrow stays with the name it points from.
+        words = f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶"
+        x = m + 12 if i == 0 else img.width - m - 12
+        h = block(
+            d,
+            theme,
+            (x, y),
+            words,
+            (theme.label_size, theme.small_size),
+            half - 12,
+            strong=True,
+            anchor="l" if i == 0 else "r",
+            max_lines=2,
+        )
+        bar_x = m if i == 0 else img.width - m - 6
+        paste(img, panel(6, round(h), 3, theme.seat[seat], scale=s), (bar_x, y))
+        heights.append(h)
+    return y + round(max(heights)) + 6
+
+
+# ---- rows: one stone or tile, its two sides of cards ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line in the middle of a row: the place's number ("title", with an optional tag
+    pill beside it), a "pill" (GATE, DAMAGED, a combat mode), or "text"."""
+
+    kind: str
+    words: str
+    fill: str = ""
+    ink: str = ""
+    tag: str = ""
+    tag_fill: str = ""
+    strong: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """The stone or tile in the middle of a row."""
+
+    items: Sequence[Item]
+    fill: str
+    line: str
+    hatched: str = ""  # the stripes' colour, for a damaged tile
+    ring: str = ""  # a ring around it (the last move, or what decided the game)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player's cards on a place, first played nearest the middle, then the outlines of
+    the places still free (`slots` in all)."""
+
+    cards: Sequence[AnyCard]
+    slots: int
+    wilds: Mapping[AnyCard, Card] = field(default_factory=dict)
+    dim: bool = False
+    backing: str = ""  # a panel in the winner's seat colour behind their cards
+    last: frozenset[str] = frozenset()  # cards the last move put here: ringed
+    caption: str = ""  # the formation, under the cards
+
+
+TITLE_H = 34
+LINE_H = 23
+PILL_H = 26
+
+
+def _item_rows(item: Item, theme: Theme) -> tuple[object, list[str]]:
+    inner = CENTER_W - (20 if item.kind == "pill" else 10)
+    return text.lines(item.words, theme, (theme.small_size,), inner, 1, strong=item.strong)
+
+
+def face_height(face: Face, theme: Theme) -> int:
+    h = 10
+    for item in face.items:
+        if item.kind == "title":
+            h += TITLE_H
+        else:
+            _, rows = _item_rows(item, theme)
+            h += len(rows) * LINE_H + (6 if item.kind == "pill" else 0)
+    return h + 8
+
+
+def draw_face(
+    img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, box: Box, face: Face, game: str
+) -> None:
+    x0, y0, x1, y1 = box
+    s = theme.supersample
+    w, h = round(x1 - x0), round(y1 - y0)
+    paste(img, panel(w, h, 12, face.fill, face.line, 2, s), (x0, y0))
+    if face.hatched:
+        paste(img, hatch(w - 8, h - 8, face.hatched, 12, 2), (x0 + 4, y0 + 4))
+    cx = (x0 + x1) / 2
+    y = y0 + (h - face_height(face, theme)) / 2 + 8
+    for item in face.items:
+        if item.kind == "title":
+            ft = text.bold(theme, 28)
+            tw = ft.getlength(item.words)
+            fg = text.bold(theme, theme.small_size)
+            gw = round(fg.getlength(item.tag)) + 12 if item.tag else 0
+            tx = cx - (gw + 8) / 2 if gw else cx
+            text.draw(d, (tx, y + TITLE_H / 2), item.words, ft, item.ink or theme.text, "mm")
+            if gw:
+                gx = tx + tw / 2 + 8
+                paste(img, panel(gw, 26, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 13))
+                text.draw(d, (gx + gw / 2, y + TITLE_H / 2), item.tag, fg, theme.text_dark, "mm")
+            y += TITLE_H
+            continue
+        f, rows = _item_rows(item, theme)
+        if item.kind == "pill":
+            pw = round(max(f.getlength(r) for r in rows)) + 14
+            ph = len(rows) * LINE_H + 2
+            paste(
+                img,
+                panel(
+                    pw,
+                    ph,
+                    6,
+                    item.fill,
+                    theme.tactic_gold if item.fill == theme.tactic_fill else None,
+                    1,
+                    s,
+                ),
+                (cx - pw / 2, y + 2),
+            )
+            y += 3
+        for row in rows:
+            text.draw(d, (cx, y + LINE_H / 2), row, f, item.ink or theme.text, "mm")
+            y += LINE_H
+        if item.kind == "pill":
+            y += 3
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A stone or tile with the cards on its two sides."""
+
+    face: Face
+    left: Side
+    right: Side
+
+
+def row_height(row: Row, theme: Theme) -> int:
+    cards = theme.board_card.h
+    if row.left.caption or row.right.caption:
+        cards += CAPTION_H
+    return max(cards, face_height(row.face, theme))
+
+
+def draw_row(
+    img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, row: Row, game: str
+) -> int:
+    """One row from `y`; returns the y below it."""
+    m = theme.margin
+    h = row_height(row, theme)
+    cx0 = (img.width - CENTER_W) / 2
+    box = (cx0, y, cx0 + CENTER_W, y + h)
+    draw_face(img, d, theme, box, row.face, game)
+    if row.face.ring:
+        ring(img, box, row.face.ring, 3, theme)
+    _side(img, d, theme, row.left, cx0 - 8, y, -1, game, m)
+    _side(img, d, theme, row.right, cx0 + CENTER_W + 8, y, 1, game, m)
+    return y + h + ROW_GAP
+
+
+def _side(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    side: Side,
+    edge: float,
+    y: int,
+    direction: int,
+    game: str,
+    margin: int,
+) -> None:
+    card = theme.board_card
+    gap = theme.gap
+    n = max(side.slots, len(side.cards))
+    boxes: list[Box] = []
+    for k in range(n):
+        x = edge + k * (card.w + gap) if direction > 0 else edge - (k + 1) * card.w - k * gap
+        boxes.append((x, y, x + card.w, y + card.h))
+    if side.backing and side.cards:
+        used = boxes[: len(side.cards)]
+        bx0 = min(b[0] for b in used) - 4
+        bx1 = max(b[2] for b in used) + 4
+        paste(
+            img,
+            panel(
+                round(bx1 - bx0),
+                card.h + 8,
+                theme.radius + 3,
+                side.backing,
+                scale=theme.supersample,
+            ),
+            (bx0, y - 4),
+        )
+    for k, box in enumerate(boxes):
+        if k >= len(side.cards):
+            outline = panel(card.w, card.h, theme.radius, None, theme.slot, 1, theme.supersample)
             paste(img, outline, box[:2])
             continue
-        c = cards[k]
-        paste(img, card_sprite(c, BOARD, theme, game=game, wild=wilds.get(c), dim=dim), box[:2])
-        boxes.append(box)
-        if str(c) in last:
+        c = side.cards[k]
+        sprite = card_sprite(c, BOARD, theme, game=game, wild=side.wilds.get(c), dim=side.dim)
+        paste(img, sprite, box[:2])
+        if str(c) in side.last:
             ring(img, box, theme.highlight, 3, theme)
-            tag(img, d, theme, (box[2] - 4, box[1] - 2), "LAST", fill=theme.highlight)
-    return boxes
+    if side.caption:
+        f = text.regular(theme, theme.small_size)
+        cy = y + card.h + CAPTION_H / 2 + 1
+        anchor = "lm" if direction > 0 else "rm"
+        text.draw(d, (edge, cy), side.caption, f, theme.text_muted, anchor)

@@ -21,6 +21,8 @@ from render import render_board, render_hand
 from render.theme import DEFAULT_THEME, Theme
 
 NAMES = ("Aurélie", "Bartholomew")
+# Discord display names are at most 32 characters: one with spaces, one without any.
+LONG_NAMES = ("Maximiliane von Hohenzollern-Eck", "W" * 32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,14 @@ def _st1_tactics() -> Iterator[Picture]:
     game.play("R7 3")
     yield Picture("st1-tactics-midgame-board", "board", game.view(None))
     yield Picture("st1-tactics-waiting-hand", "hand", game.view(1))
+
+
+def _long_names() -> Iterator[Picture]:
+    game = st1_tactics_midgame()
+    yield Picture("st1-long-names-board", "board", game.view(None), LONG_NAMES)
+    yield Picture("st1-long-names-hand", "hand", game.view(1), LONG_NAMES)
+    siege = st2_siege_midgame()
+    yield Picture("st2-long-names-board", "board", siege.view(None), LONG_NAMES)
 
 
 def _st1_wild_claims() -> Iterator[Picture]:
@@ -218,6 +228,24 @@ def _st2_end() -> Iterator[Picture]:
     yield Picture("st2-end-attacker-wins-board", "board", game.view(None))
 
 
+def _st2_breach() -> Iterator[Picture]:
+    game = st2_position(
+        """
+        variant: siege
+        attacker: P1
+        turn: P1
+        hand P1: R7 B5 G2 Y11 P1 B6
+        hand P2: Y1 Y2 Y3 Y4 Y6 B11
+        tile 1: - | B3 B4 | damaged
+        tile 3: R9 R10 R11 | B0 B1 P2 | damaged first P2
+        tile 5: G9 | Y10 P10
+        discard: G0 R0 G11 P3 Y7 Y8 R5
+        """
+    )
+    game.play("control 3")
+    yield Picture("st2-end-breach-board", "board", game.view(None))
+
+
 def _st2_revenge() -> Iterator[Picture]:
     match = new_match(MatchSpec("siege", revenge=True, first=0), seed=8)
     _play_until(match, lambda m: m.view(None).revenge.game == 2)
@@ -247,7 +275,9 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
     _st2_midgame,
     _st2_gate,
     _st2_end,
+    _st2_breach,
     _st2_revenge,
+    _long_names,
 )
 
 

@@ -14,16 +14,15 @@ from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from render import text
 from render.cards import HAND, card_sprite
-from render.frame import canvas
+from render.frame import block, canvas, finish
 from render.shapes import panel, paste
 from render.theme import Theme
 from render.words import plural
 
-LIFT = 14  # playable cards stand this much higher than the others
+LIFT = 12  # playable cards stand this much higher than the others
 GAP = 12
-FOOT_LINE = 30
-HEAD_H = 100
-MIN_W = 760
+ROW_GAP = 2 * LIFT + 14
+PER_ROW = 4  # the hand wraps after four cards, in its order, so that it stays phone-sized
 
 # What the player the game waits for is asked to do, by phase; cards matter in these phases.
 _CARD_PHASES = {"play", "prepare", "recruit-return", "exchange"}
@@ -39,10 +38,9 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     if view.viewer is None or view.hand is None:
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
     card = theme.hand_card
-    m = theme.margin
+    m = theme.margin + 4
     cards = view.hand
-    n = max(len(cards), 1)
-    width = max(MIN_W, 2 * m + n * card.w + (n - 1) * GAP)
+    width = 2 * m + PER_ROW * card.w + (PER_ROW - 1) * GAP
     places = card_places(view, theme)
     deciding = _deciding(view)
     marks = any(p.dim for p in places) or any(p.raised for p in places)
@@ -53,52 +51,74 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
         theirs = view.tactics_played[1 - view.viewer]
         foot.append(f"Tactic cards played: you {mine}, your opponent {theirs}")
     foot = [line for line in foot if line]
-    height = HEAD_H + LIFT + card.h + LIFT + FOOT_LINE * len(foot) + m
-    img, d = canvas(width, height, theme)
+    img, d = canvas(width, 2000, theme)
 
-    who = text.name(name or f"Player {view.viewer + 1}", theme, theme.title_size, width // 2)
-    fb = text.bold(theme, theme.title_size)
-    d.text((m, 30), f"{who}'s hand" if name else "Your hand", font=fb, fill=theme.text, anchor="lm")
-    fr = text.regular(theme, theme.label_size)
+    title = f"{name}'s hand" if name else "Your hand"
+    y = 10 + round(
+        block(
+            d,
+            theme,
+            (m, 10),
+            title,
+            (theme.title_size, 26, 22),
+            width - 2 * m,
+            strong=True,
+            max_lines=2,
+        )
+    )
     game = VARIANTS.get(view.variant, "")
     if isinstance(view, St2View):
-        game += "   ·   " + ("Attacker" if view.attacker == view.viewer else "Defender")
-    d.text(
-        (width - m, 30),
-        text.fit(game, fr, width // 2 - m),
-        font=fr,
-        fill=theme.text_muted,
-        anchor="rm",
+        game += "  ·  " + ("Attacker" if view.attacker == view.viewer else "Defender")
+    y += (
+        round(
+            block(
+                d,
+                theme,
+                (m, y),
+                game,
+                (theme.label_size,),
+                width - 2 * m,
+                fill=theme.text_muted,
+                max_lines=2,
+            )
+        )
+        + 6
     )
     status, waiting = _status(view, deciding, playable)
-    fs = text.bold(theme, theme.label_size)
-    sw = round(fs.getlength(status)) + 24
+    fs, rows = text.lines(status, theme, (theme.label_size,), width - 2 * m - 24, 2, strong=True)
+    sw = round(max(fs.getlength(r) for r in rows)) + 24
+    sh = len(rows) * 26 + 8
     fill = theme.surface if waiting else theme.turn_badge
     ink = theme.text if waiting else theme.text_dark
-    paste(img, panel(min(sw, width - 2 * m), 30, 8, fill, scale=theme.supersample), (m, 50))
-    d.text((m + 12, 65), text.fit(status, fs, width - 2 * m - 24), font=fs, fill=ink, anchor="lm")
+    paste(img, panel(sw, sh, 8, fill, scale=theme.supersample), (m, y))
+    for i, row in enumerate(rows):
+        text.draw(d, (m + 12, y + 4 + 13 + 26 * i), row, fs, ink, "lm")
+    y += sh + 8
 
-    x0 = (width - (len(cards) * card.w + (len(cards) - 1) * GAP)) // 2
-    top = HEAD_H + LIFT
+    top = y + LIFT
     for p in places:
         sprite = card_sprite(p.card, HAND, theme, game=view.game, dim=p.dim)
-        paste(img, sprite, (x0 + p.x, top + p.dy))
+        paste(img, sprite, (m + p.x, top + p.y + p.dy))
+    fr = text.regular(theme, theme.label_size)
     if not cards:
-        d.text(
-            (width / 2, top + card.h / 2), "no cards", font=fr, fill=theme.text_muted, anchor="mm"
-        )
-
-    y = HEAD_H + LIFT + card.h + LIFT + FOOT_LINE // 2 - 4
+        text.draw(d, (width / 2, top + card.h / 2), "no cards", fr, theme.text_muted, "mm")
+    n_rows = max(1, -(-len(cards) // PER_ROW))
+    y = top + n_rows * card.h + (n_rows - 1) * ROW_GAP + LIFT + 8
     for line in foot:
-        d.text(
-            (width / 2, y),
-            text.fit(line, fr, width - 2 * m),
-            font=fr,
-            fill=theme.text_muted,
-            anchor="mm",
+        y += round(
+            block(
+                d,
+                theme,
+                (width / 2, y),
+                line,
+                (theme.label_size,),
+                width - 2 * m,
+                fill=theme.text_muted,
+                anchor="m",
+                max_lines=3,
+            )
         )
-        y += FOOT_LINE
-    return img
+    return finish(img, y + m - 4, theme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +131,7 @@ class CardPlace:
     dy: int
     raised: bool
     dim: bool
+    y: int = 0  # the top of its row, from the first row's
 
 
 def _deciding(view: St1View | St2View) -> bool:
@@ -118,17 +139,25 @@ def _deciding(view: St1View | St2View) -> bool:
 
 
 def card_places(view: St1View | St2View, theme: Theme) -> list[CardPlace]:
-    """The hand in the view's stable order. When the player must choose a card, the cards a
-    legal move plays (`view.playable()`) stand raised and the others sit lower, dimmed and
-    hatched; otherwise all stand level."""
+    """The hand in the view's stable order, four to a row. When the player must choose a
+    card, the cards a legal move plays (`view.playable()`) stand raised and the others sit
+    lower, dimmed and hatched; otherwise all stand level."""
     marks = _deciding(view) and view.phase in _CARD_PHASES
     playable = view.playable() if marks else frozenset()
     places = []
     for i, c in enumerate(view.hand or ()):
         can = c in playable
         dy = 0 if not marks else -LIFT if can else LIFT
+        col, row = i % PER_ROW, i // PER_ROW
         places.append(
-            CardPlace(c, i * (theme.hand_card.w + GAP), dy, marks and can, marks and not can)
+            CardPlace(
+                c,
+                col * (theme.hand_card.w + GAP),
+                dy,
+                marks and can,
+                marks and not can,
+                row * (theme.hand_card.h + ROW_GAP),
+            )
         )
     return places
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 import io
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -18,6 +22,38 @@ from PIL import ImageDraw, ImageFont
 from render.theme import Theme
 
 _local = threading.local()
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One line of text as drawn: its words and its font's size in final pixels."""
+
+    text: str
+    size: float
+
+
+# The recorder (tests/render/test_phone.py): None when off, which costs one lookup per line.
+# A ContextVar, so that a test recording in one thread sees nothing another thread draws.
+_recorder: ContextVar[list[Drawn] | None] = ContextVar("render_text_recorder", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Record every line drawn inside the block, with its size in final pixels. Sprite
+    caches are bypassed while recording (see `is_recording`), so that text drawn once and
+    cached is seen too."""
+    lines: list[Drawn] = []
+    token = _recorder.set(lines)
+    try:
+        yield lines
+    finally:
+        _recorder.reset(token)
+
+
+def is_recording() -> bool:
+    return _recorder.get() is not None
+
+
 _MISSING = "\U0010fffd"  # a private-use code point no font has: its mask is the "no glyph" box
 
 
@@ -68,7 +104,9 @@ def printable(text: str, filename: str) -> str:
     out = []
     for ch in unicodedata.normalize("NFC", text):
         category = unicodedata.category(ch)
-        if ch.isspace():
+        if ch == "\u00a0":
+            out.append(ch)  # a no-break space: kept, so that wrapping does not break there
+        elif ch.isspace():
             out.append(" ")
         elif category in ("Cc", "Cf", "Co", "Cn"):
             continue  # controls, zero-width joiners, emoji selectors, unassigned
@@ -79,7 +117,7 @@ def printable(text: str, filename: str) -> str:
         else:
             base = unicodedata.normalize("NFKD", ch)[:1]
             out.append(base if base and base != ch and _has_glyph(filename, base) else "?")
-    return " ".join("".join(out).split())
+    return " ".join(w for w in "".join(out).split(" ") if w)
 
 
 def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
@@ -111,6 +149,51 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, lines: int) -> list[s
     return [fit(line, f, width) for line in out]
 
 
+def _break_word(word: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """A word too long for a line, cut into pieces that fit (a 32-letter name)."""
+    pieces = [""]
+    for ch in word:
+        if pieces[-1] and f.getlength(pieces[-1] + ch) > width:
+            pieces.append("")
+        pieces[-1] += ch
+    return pieces
+
+
+def wrap_all(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """`text` broken into as many lines of `width` as it needs: never shortened."""
+    out: list[str] = []
+    current = ""
+    for word in [w for w in text.replace("-", "- ").split(" ") if w]:
+        joined = word if not current else current + ("" if current.endswith("-") else " ") + word
+        if f.getlength(joined) <= width:
+            current = joined
+            continue
+        if current:
+            out.append(current)
+        pieces = _break_word(word, f, width)
+        out.extend(pieces[:-1])
+        current = pieces[-1]
+    if current:
+        out.append(current)
+    return out
+
+
+def lines(
+    text_: str, theme: Theme, sizes: tuple[int, ...], width: int, max_lines: int, *, strong: bool
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
+    """The largest of `sizes` at which `text_` fits in `max_lines` lines of `width`; at the
+    smallest size it takes the lines it needs. Nothing is cut off: a picture must not hide a
+    name or a fact behind an ellipsis."""
+    filename = theme.font_bold if strong else theme.font_regular
+    shown = printable(text_, filename) or "?"
+    for size in sizes:
+        f = font(filename, size)
+        out = wrap_all(shown, f, width)
+        if len(out) <= max_lines:
+            return f, out
+    return f, out
+
+
 def name(text: str, theme: Theme, size: int, width: int, *, strong: bool = True) -> str:
     """A player's name, drawable and fitting in `width`."""
     filename = theme.font_bold if strong else theme.font_regular
@@ -124,8 +207,15 @@ def draw(
     f: ImageFont.FreeTypeFont,
     fill: str,
     anchor: str = "la",
+    *,
+    scale: int = 1,
 ) -> None:
-    """Text at `xy` (Pillow anchors: "la" left-top, "mm" centre, "rm" right-middle...)."""
+    """Text at `xy` (Pillow anchors: "la" left-top, "mm" centre, "rm" right-middle...). Every
+    line of every picture is drawn here; `scale` is how much larger than its final size the
+    drawing is (sprites are supersampled), so that the recorder sees final pixel sizes."""
+    rec = _recorder.get()
+    if rec is not None and text.strip():
+        rec.append(Drawn(text, f.size / scale))
     d.text(xy, text, font=f, fill=fill, anchor=anchor)
 
 

@@ -73,13 +73,16 @@ class Theme:
     text_muted: str = "#B4BDCA"
     text_dark: str = "#15171C"  # on light fills (claimed stones, badges)
     # The two seats (seat 0, seat 1): the fill of stones they claimed and their banner's edge.
-    # Never the only cue: a claimed stone also moves to its owner's side and names them.
-    seat: tuple[str, str] = ("#EFC75E", "#8FD0F0")
+    # Pink and ivory: no clan card has either hue, so a seat's mark never melts into the
+    # yellow, orange or blue cards beside it (issue 13). Never the only cue: a claimed stone
+    # also points at its owner's side, and the winner's cards stand on a panel.
+    seat: tuple[str, str] = ("#F59AD5", "#ECE6D6")
     highlight: str = "#FFFFFF"  # the last move: a thick ring and a "last" tag
     turn_badge: str = "#7EE08A"  # "to move" badge (with its words, so not colour alone)
     damaged: str = "#5A3A35"  # a damaged wall tile (also hatched and labelled)
     damaged_line: str = "#A8776D"
     gate: str = "#C9A66B"
+    oil: str = "#D9A441"  # a full oil cauldron (used ones are empty outlines)
     tactic_fill: str = "#1D1F24"  # tactic cards: near-black with a gold frame
     tactic_gold: str = "#E5BE55"
     tactic_text: str = "#F5E7BF"
@@ -91,19 +94,22 @@ class Theme:
     # Fonts, shipped in render/fonts (DejaVu Sans, see its LICENSE there).
     font_regular: str = "DejaVuSans.ttf"
     font_bold: str = "DejaVuSans-Bold.ttf"
+    # Boards are `board_width` wide; Discord shows a picture about 390 pixels wide on a
+    # phone, where a line must stay 9 pixels tall: 18 pixels here (tests/render/test_phone.py).
+    board_width: int = 760
     title_size: int = 30
-    name_size: int = 28
+    name_size: int = 26
     label_size: int = 20
-    small_size: int = 15
+    small_size: int = 18  # the smallest text anywhere
 
-    # Cards: on the board (landscape, stacked from the stone outwards), in the hand
-    # (portrait), and chips for the discard pile and played actions.
-    board_card: Size = Size(136, 56)
-    hand_card: Size = Size(124, 174)
-    chip: Size = Size(50, 30)
+    # Cards: chips on the board (a stone's row grows outwards from it on both sides), in the
+    # hand (portrait), and smaller chips for the discard pile and played actions.
+    board_card: Size = Size(68, 60)
+    hand_card: Size = Size(140, 190)
+    chip: Size = Size(54, 40)
     radius: int = 8
-    gap: int = 6
-    margin: int = 22
+    gap: int = 4
+    margin: int = 16
     supersample: int = 3  # sprites are drawn this much larger, then shrunk with LANCZOS
 
     def card_color(self, color: Color) -> CardColor:

@@ -64,6 +64,18 @@ def hint(kind: Tactic, game: str, *, short: bool = False) -> str:
     return _HINTS[game].get(kind, "")
 
 
+# What an Elite troop may become, in the fewest characters: on a board chip under its name.
+_RANGES = {
+    "st1": {Tactic.JOKER: "1–9", Tactic.SPY: "7", Tactic.SHIELD: "1–3"},
+    "st2": {Tactic.JOKER: "0–11", Tactic.SPY: "10", Tactic.SHIELD: "1–3"},
+}
+
+
+def value_range(kind: Tactic, game: str) -> str:
+    """ "1-9" for a Joker: the values an Elite troop may take (any colour); "" for others."""
+    return _RANGES[game].get(kind, "")
+
+
 def short_title(kind: Tactic) -> str:
     """A tactic card's name where room is short: "Shield" for the Shield-Bearer."""
     return "Shield" if kind is Tactic.SHIELD else kind.title

@@ -98,6 +98,9 @@ class Game(CardGame):
         # Exchange: whose choice is owed, and the cards the first chooser set aside.
         self.exchange_giver: int | None = None
         self.exchange_first: list[AnyCard] = []
+        # The last tile taken and the cards that were on it (public: they lay face-up), so
+        # that the final board can show the cards that won the game (issue 13).
+        self.last_taken: tuple[int, tuple[list[AnyCard], list[AnyCard]]] | None = None
         self.outcome: Outcome | None = None
         self.log: list[tuple[int, str]] = []
         self._controls: dict[int, list[int]] = {}  # keyed by clock
@@ -391,6 +394,7 @@ class Game(CardGame):
             raise ClaimRejectedError(check.reason, completion=check.completion)
         assert check.formation is not None
         was_damaged = tile.damaged
+        self.last_taken = (tile.number, (list(tile.sides[0]), list(tile.sides[1])))
         for side in tile.sides:
             self.discard.extend(side)
             side.clear()
@@ -576,6 +580,9 @@ class Game(CardGame):
             "exchange_giver": self.exchange_giver,
             "exchange_first": codes(self.exchange_first),
             "outcome": self.outcome.to_json() if self.outcome else None,
+            "last_taken": None
+            if self.last_taken is None
+            else [self.last_taken[0], [codes(s) for s in self.last_taken[1]]],
             "log": [[p, t] for p, t in self.log],
         }
 
@@ -604,6 +611,9 @@ class Game(CardGame):
         g.exchange_giver = data["exchange_giver"]
         g.exchange_first = cards(data["exchange_first"])
         g.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
+        taken = data.get("last_taken")  # absent from games stored before issue 13
+        if taken is not None:
+            g.last_taken = (int(taken[0]), (cards(taken[1][0]), cards(taken[1][1])))
         g.log = [(int(p), str(t)) for p, t in data["log"]]
         return g
 

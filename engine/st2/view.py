@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.cards import AnyCard, TacticCard, format_cards, sort_cards
 from engine.formations import Formation
 from engine.moves import last_public_move
-from engine.outcome import Outcome
+from engine.outcome import Outcome, Termination
 from engine.proof import evaluate
 from engine.st2.board import GATE
 
@@ -37,6 +37,10 @@ class TileView:
     first_complete: int | None
     # Complete sides as they would be judged now (wild cards at their best values).
     formations: tuple[Formation | None, Formation | None]
+    # Once the game has ended by taking this tile: the cards that were on it when it was
+    # taken (discarded since, but they lay face-up), and whether it was already damaged.
+    taken_sides: tuple[tuple[AnyCard, ...], tuple[AnyCard, ...]] | None = None
+    breached: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +125,21 @@ class View:
         return "\n".join(lines)
 
 
+def _ending_tile(
+    game: Game,
+) -> tuple[int, tuple[tuple[AnyCard, ...], tuple[AnyCard, ...]], bool] | None:
+    """The tile whose taking ended the game, its cards, and whether that was a breach."""
+    o, taken = game.outcome, game.last_taken
+    ends = (Termination.DAMAGED_TILE_TAKEN, Termination.FOURTH_TILE_DAMAGED)
+    if o is None or taken is None or o.termination not in ends:
+        return None
+    number, (a, b) = taken
+    return number, (tuple(a), tuple(b)), o.termination is Termination.DAMAGED_TILE_TAKEN
+
+
 def make_view(game: Game, viewer: int | None) -> View:
     tiles = []
+    ending = _ending_tile(game)
     for t in game.tiles:
         rules = t.rules
         forms = tuple(evaluate(t.slots(p), rules) if t.complete(p) else None for p in (0, 1))
@@ -137,6 +154,8 @@ def make_view(game: Game, viewer: int | None) -> View:
                 t.number == GATE,
                 t.first_complete(),
                 (forms[0], forms[1]),
+                ending[1] if ending and ending[0] == t.number else None,
+                bool(ending) and ending[0] == t.number and ending[2],
             )
         )
     hand = None

@@ -46,8 +46,10 @@ def test_picture_renders_to_identical_bytes(name):
 def test_board_size_fits_a_phone_and_discord(name):
     data = rendered(name)
     img = image(data)
-    assert 1200 <= img.width <= 1600
-    assert 600 <= img.height <= img.width  # landscape: wide enough to read on a phone
+    # Portrait and narrow (issue 13): shown about 390 px wide on a phone, a board 760 px wide
+    # keeps its smallest text (18 px) 9 px tall; not so tall that a phone shows a sliver.
+    assert img.width == 760
+    assert img.width <= img.height <= 2 * img.width
     assert len(data) <= 250 * 1024
     assert img.mode == "P"  # a palette picture: small and quick to send
 
@@ -56,8 +58,8 @@ def test_board_size_fits_a_phone_and_discord(name):
 def test_hand_size_fits_a_phone(name):
     data = rendered(name)
     img = image(data)
-    assert 700 <= img.width <= 1200
-    assert img.height <= 400
+    assert 600 <= img.width <= 700
+    assert img.height <= 1000
     assert len(data) <= 100 * 1024
 
 

@@ -20,8 +20,10 @@ def test_cards_that_cannot_be_played_are_lowered_and_dimmed():
     assert joker.dim and not joker.raised and joker.dy > 0
     others = [p for p in places if p is not joker]
     assert all(p.raised and not p.dim and p.dy < 0 for p in others)
-    xs = [p.x for p in places]
-    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    # The order of the hand is kept: reading rows left to right, top to bottom.
+    spots = [(p.y, p.x) for p in places]
+    assert spots == sorted(spots) and len(set(spots)) == len(spots)
+    assert [p.y for p in places] == [0, 0, 0, 0, *[places[4].y] * 3] and places[4].y > 0
 
 
 def test_waiting_player_sees_every_card_level():
@@ -36,7 +38,9 @@ def test_hand_order_is_stable():
     assert render_hand(a, name="Ann") == render_hand(a, name="Ann")
 
 
-def test_hand_width_follows_the_number_of_cards():
-    few = parse_position("hand P1: R1 R2\nhand P2: B1 B2").view(0)
-    many = parse_position(ST1_TACTICS_MIDGAME).view(0)
-    assert image(render_hand(few)).width < image(render_hand(many)).width
+def test_hand_wraps_after_four_cards_at_one_width():
+    # Phone-sized (issue 13): the width stays, a fifth card starts a second row.
+    few = image(render_hand(parse_position("hand P1: R1 R2\nhand P2: B1 B2").view(0)))
+    many = image(render_hand(parse_position(ST1_TACTICS_MIDGAME).view(0)))
+    assert few.width == many.width
+    assert many.height - few.height >= T.hand_card.h
