@@ -197,6 +197,17 @@ class TacticCard:
 
 AnyCard: TypeAlias = Card | TacticCard
 
+
+def card_name(card: AnyCard) -> str:
+    """A card as sentences name it: "R7", "Joker", "Mud Fight" (after "their", "'s")."""
+    return card.kind.title if isinstance(card, TacticCard) else str(card)
+
+
+def card_named(card: AnyCard) -> str:
+    """A card as the object of a sentence: "R7", "the Joker"."""
+    return f"the {card.kind.title}" if isinstance(card, TacticCard) else str(card)
+
+
 _COLOR_WORDS = {c.label: c for c in Color} | {c.letter.lower(): c for c in Color}
 _CLAN_RE = re.compile(r"^([a-z]+)([0-9]{1,2})$")
 _TACTIC_RE = re.compile(r"^([a-z]+?)([12])?$")

@@ -50,17 +50,23 @@ class ClaimCheck:
         if self.why == "tie-lost" and mine is not None:
             why = f"both sides make {mine.describe()}, and your opponent completed theirs first"
         elif self.why == "weaker" and mine is not None and theirs is not None:
-            why = f"your opponent's {theirs.describe()} beats your {mine.describe()}"
+            opponents = "your opponent's"
+            why = f"{_whose(theirs, opponents)} beats {_whose(mine, 'your')}"
         elif self.why == "beatable" and mine is not None and self.completion is not None:
             added = " ".join(str(c) for c in self.completion.added)
             why = (
                 f"your opponent could still add {added} and make"
-                f" {self.completion.formation.describe()}, which beats your {mine.describe()}"
+                f" {self.completion.formation.describe()}, which beats {_whose(mine, 'your')}"
             )
             return f"{head} yet: {why}."
         else:
             return self.why
         return f"{head}: {why}."
+
+
+def _whose(formation: Formation, owner: str) -> str:
+    """ "your colour run R1 R2 R3 (6)", "your lower sum R0 Y1 G2 B3 (6)"."""
+    return f"{owner} {formation.describe().removeprefix('the ')}"
 
 
 def check_place(

@@ -130,8 +130,8 @@ class Formation:
         return {w: c for c, w in zip(self.cards, self.wilds, strict=True) if w is not None}
 
     def describe(self) -> str:
-        """For players: "colour run G5 G6 G7 (18)", "sum, lower wins R1 B2 Y0 G3 (6)"."""
-        kind = "sum, lower wins" if self.lower_sum_wins else self.type.label(len(self.cards))
+        """For players: "colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)"."""
+        kind = "the lower sum" if self.lower_sum_wins else self.type.label(len(self.cards))
         shown = " ".join(
             str(c) if w is None else f"{c}({w})"
             for c, w in zip(self.cards, self.wilds, strict=True)

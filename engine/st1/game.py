@@ -293,7 +293,8 @@ class Game(CardGame):
         stone.claimed_by = p
         self.last_claimer = p
         assert check.formation is not None
-        events.append(StoneClaimed(p, stone.number, check.formation, check.against))
+        modes = tuple(m.kind.title for m in stone.modes)
+        events.append(StoneClaimed(p, stone.number, check.formation, check.against, modes))
         self._check_win(p, events)
 
     def _apply_pass(self, p: int, move: Pass, events: list[Event]) -> None:

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.cards import AnyCard, Card, Tactic, TacticCard, format_cards, sort_cards
+from engine.cards import (
+    AnyCard,
+    Card,
+    Tactic,
+    TacticCard,
+    card_name,
+    format_cards,
+    sort_cards,
+)
 from engine.errors import IllegalMoveError
 from engine.events import Event
 from engine.st1.board import ELITE, MODES, Phase, Stone
@@ -81,7 +89,7 @@ class StrategistPlayed(Event):
     def describe(self, names: Sequence[str]) -> str:
         where = "the discard pile" if self.target is None else f"stone {self.target}"
         return (
-            f"{names[self.player]} played the Strategist: moved their {self.card} from"
+            f"{names[self.player]} played the Strategist: moved their {card_name(self.card)} from"
             f" stone {self.source} to {where}."
         )
 
@@ -95,7 +103,7 @@ class BansheePlayed(Event):
     def describe(self, names: Sequence[str]) -> str:
         other = names[1 - self.player]
         return (
-            f"{names[self.player]} played the Banshee: {other}'s {self.card} on stone"
+            f"{names[self.player]} played the Banshee: {other}'s {card_name(self.card)} on stone"
             f" {self.source} is discarded."
         )
 
@@ -110,8 +118,8 @@ class TraitorPlayed(Event):
     def describe(self, names: Sequence[str]) -> str:
         other = names[1 - self.player]
         return (
-            f"{names[self.player]} played the Traitor: took {other}'s {self.card} from stone"
-            f" {self.source} onto their side of stone {self.target}."
+            f"{names[self.player]} played the Traitor: took {other}'s {card_name(self.card)}"
+            f" from stone {self.source} onto {names[self.player]}'s side of stone {self.target}."
         )
 
 

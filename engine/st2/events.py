@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import AnyCard
+from engine.cards import AnyCard, card_name, card_named
 from engine.events import Event
 from engine.formations import Formation
 
 
 def _cards(cards: Sequence[AnyCard]) -> str:
-    return " ".join(str(c) for c in cards)
+    return " ".join(card_name(c) for c in sorted(cards, key=lambda c: c.sort_key()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,7 @@ class CardPlayed(Event):
     tile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} played {self.card} on tile {self.tile}."
+        return f"{names[self.player]} played {card_named(self.card)} on tile {self.tile}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,11 @@ class ControlDeclared(Event):
         head = f"{who} took control of tile {self.tile} with {self.formation.describe()}"
         if self.against is None:
             head += f"; {other} cannot beat it, whatever they add"
+        elif self.against.key == self.formation.key:
+            head += (
+                f" against {self.against.describe()}: a tie, won by {who}, who completed"
+                " their side first"
+            )
         else:
             head += f" against {self.against.describe()}"
         if self.was_damaged:

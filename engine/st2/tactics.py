@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.cards import AnyCard, Card, Tactic, TacticCard, format_cards, sort_cards
+from engine.cards import (
+    AnyCard,
+    Card,
+    Tactic,
+    TacticCard,
+    card_name,
+    card_named,
+    format_cards,
+    sort_cards,
+)
 from engine.errors import IllegalMoveError
 from engine.events import Event
 from engine.st2.board import ELITE, Phase, Tile
@@ -186,12 +195,15 @@ def _redeploy(game: Game, p: int, move: Redeploy, events: list[Event]) -> None:
     source.refresh(game.clock)
     if target is None:
         game.discard.append(moved)
-        effect = f"discarded their {moved} from tile {source.number}."
+        effect = f"discarded their {card_name(moved)} from tile {source.number}."
         events.append(TacticUsed(p, card, effect))
     else:
         events.append(
             TacticUsed(
-                p, card, f"moved their {moved} from tile {source.number} to tile {target.number}."
+                p,
+                card,
+                f"moved their {card_name(moved)} from tile {source.number} to tile"
+                f" {target.number}.",
             )
         )
         game.place_card(target, p, moved, events)
@@ -205,7 +217,12 @@ def _recruit(game: Game, p: int, move: Recruit, events: list[Event]) -> None:
     _spend(game, p, card, action=True)
     game.discard.remove(taken)
     events.append(
-        TacticUsed(p, card, f"took {taken} from the discard pile onto tile {target.number}.")
+        TacticUsed(
+            p,
+            card,
+            f"took {card_named(taken)} from the discard pile onto {{player}}'s side of tile"
+            f" {target.number}.",
+        )
     )
     game.place_card(target, p, taken, events)
 
@@ -218,7 +235,9 @@ def _desert(game: Game, p: int, move: Desert, events: list[Event]) -> None:
     source.refresh(game.clock)
     game.discard.append(victim)
     events.append(
-        TacticUsed(p, card, f"{{other}}'s {victim} on tile {source.number} is discarded.")
+        TacticUsed(
+            p, card, f"{{other}}'s {card_name(victim)} on tile {source.number} is discarded."
+        )
     )
 
 
@@ -234,7 +253,8 @@ def _treason(game: Game, p: int, move: Treason, events: list[Event]) -> None:
         TacticUsed(
             p,
             card,
-            f"took {{other}}'s {victim} from tile {source.number} onto tile {target.number}.",
+            f"took {{other}}'s {card_name(victim)} from tile {source.number} onto {{player}}'s"
+            f" side of tile {target.number}.",
         )
     )
     game.place_card(target, p, victim, events)

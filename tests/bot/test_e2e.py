@@ -430,8 +430,11 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         info = await start_game(bot, emu, guild, alice, bob)
         thread = emu.world.channel(info.channel_id)
         mover = alice if info.deciding_user == alice.id else bob
-        old = mover.last_dm
-        # A move by command; the DM's controls are now from an earlier position.
+        # Controls on a Show my hand reply (the bot cannot take them off a private reply
+        # later, as it does a DM's); after a move by command they are from an earlier
+        # position.
+        board = board_posts(thread)[-1]
+        old = await (await mover.click(board, label="Show my hand")).reply()
         player = SimPlayer(mover, random.Random(1), clicks=0.0)
         await player.move_by_command(thread)
         info = await wait_for_version(bot, emu, info.id, 0)

@@ -477,3 +477,24 @@ def test_views_never_show_hidden_cards_in_a_whole_tactics_game():
         if str(move).startswith("return"):
             returned[mover] |= set(str(move).split()[1:])
         g.apply(move)
+
+
+def test_a_claim_won_on_a_tie_says_who_completed_first():
+    g = parse_position(
+        "turn: P1 claim\nhand P1: O1\nhand P2: O2\nstone 4: R1 R2 R3 | B1 B2 B3 | first P1\n"
+    )
+    line = said(g.play("claim 4"))[0]
+    assert line == (
+        "Alice claimed stone 4 with colour run R1 R2 R3 (6) against colour run B1 B2 B3 (6):"
+        " a tie, won by Alice, who completed their side first."
+    )
+
+
+def test_a_claim_on_a_combat_mode_stone_says_so():
+    g = parse_position(
+        "variant: tactics\nturn: P1 claim\nhand P1: O1\nhand P2: O2\n"
+        "stone 2: R1 B5 G9 Y2 | B1 B2 B3 P1 | mud blind first P1\n"
+    )
+    (line,) = said(g.play("claim 2"))
+    assert line.startswith("Alice claimed stone 2 (with ")
+    assert "Mud Fight" in line and "Blind-Man's Bluff" in line

@@ -195,7 +195,7 @@ def test_a_player_whose_tactic_cards_are_all_blocked_passes_by_itself():
 def test_joker_takes_its_best_value_when_the_stone_is_claimed():
     # RULINGS ST1-11: values fixed at claim time, best for the owner, shown once claimed.
     g = tactics("turn: P1\nhand P1: joker R1\nhand P2: B1\nstone 5: G8 G9 | O1 O2 O3\n")
-    assert said(g.play("joker 5")) == ["Alice played joker on stone 5."]
+    assert said(g.play("joker 5")) == ["Alice played the Joker on stone 5."]
     events = g.play("claim 5")
     assert said(events)[0].startswith("Alice claimed stone 5 with colour run G8 G9 G7(joker) (24)")
     stone = g.view(None).stones[4]
@@ -358,7 +358,7 @@ def test_banshee_discards_an_opponent_card_clan_or_tactic():
         "turn: P1\nhand P1: banshee R1\nhand P2: B1\nstone 2: - | B5 spy\ntactics played: 0 1\n"
     )
     events = g.play("banshee spy")
-    assert said(events)[0] == "Alice played the Banshee: Bob's spy on stone 2 is discarded."
+    assert said(events)[0] == "Alice played the Banshee: Bob's Spy on stone 2 is discarded."
     assert codes(g.discard) == ["banshee", "spy"]
     assert codes(g.stones[1].sides[1]) == ["B5"]
 
@@ -378,7 +378,7 @@ def test_traitor_takes_an_opponent_clan_card_onto_your_side():
     g = tactics("turn: P1\nhand P1: traitor R1\nhand P2: B1\nstone 3: - | G5 spy\n")
     events = g.play("traitor 3:G5 6")
     assert said(events)[0] == (
-        "Alice played the Traitor: took Bob's G5 from stone 3 onto their side of stone 6."
+        "Alice played the Traitor: took Bob's G5 from stone 3 onto Alice's side of stone 6."
     )
     assert codes(g.stones[5].sides[0]) == ["G5"]
     assert codes(g.stones[2].sides[1]) == ["spy"]

@@ -87,7 +87,10 @@ def test_redeployment_moves_or_discards_your_card():
 def test_recruitment_plays_a_discarded_card():
     g = tactical("turn: P1\nhand P1: recruit R1\nhand P2: B1\ndiscard: G7 B3\n")
     events = g.play("recruit G7 2")
-    assert said(events)[0] == "Alice played Recruitment: took G7 from the discard pile onto tile 2."
+    assert (
+        said(events)[0]
+        == "Alice played Recruitment: took G7 from the discard pile onto Alice's side of tile 2."
+    )
     assert codes(g.tiles[1].sides[0]) == ["G7"]
     assert codes(g.discard) == ["B3"]
     with pytest.raises(IllegalMoveError, match="not in the discard pile"):
@@ -105,7 +108,10 @@ def test_treason_takes_any_opponent_card_even_a_tactic_card():
     g = tactical(
         "turn: P1\nhand P1: treason R1\nhand P2: B1\ntile 2: - | spy G7\ntactics played: 0 1\n"
     )
-    g.play("treason spy 5")
+    events = g.play("treason spy 5")
+    assert said(events)[0] == (
+        "Alice played Treason: took Bob's Spy from tile 2 onto Alice's side of tile 5."
+    )
     assert codes(g.tiles[4].sides[0]) == ["spy"]
     assert codes(g.tiles[1].sides[1]) == ["G7"]
 
