@@ -150,7 +150,7 @@ class Front:
             return
         result = await self.service.play(info.id, interaction.user.id, text)
         seat = result.seat
-        note = f"You played `{result.text}`."
+        note = texts.what_you_did(result)
         if result.info.to_decide == seat and not result.finished:
             payload = await self.hand_payload(result.info, seat, note)
             await interaction.followup.send(
@@ -172,7 +172,7 @@ class Front:
         result = await self.service.play(
             match_id, interaction.user.id, text, expected_version=version
         )
-        note = f"You played `{result.text}`."
+        note = texts.what_you_did(result)
         payload = await self.hand_payload(result.info, result.seat, note)
         await interaction.edit_original_response(
             content=payload["content"], attachments=[payload["file"]], view=payload["view"]

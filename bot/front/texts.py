@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records import ChallengeInfo, MatchInfo, RatingChange, Reminder
+from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
 
 
 def _who(info: MatchInfo, seat: int) -> str:
@@ -27,7 +27,25 @@ def turn_line(info: MatchInfo) -> str:
         return ""
     if info.ai_seat == seat:
         return f"**{info.names[seat]}** is thinking…"
-    return f"**{_who(info, seat)}** to play."
+    return f"**{_who(info, seat)}** {phase_words(info.match.view(None).phase)}."
+
+
+# What the player the game waits for is doing, in the words of the picture's badge
+# (render/words.py _PHASE_BADGES), so that the text and the picture agree.
+_PHASE_WORDS = {
+    "play": "to play",
+    "claim": "claiming: claim stones, or end the turn",
+    "draw": "to draw",
+    "recruit-draw": "playing the Recruiter: to draw",
+    "recruit-return": "playing the Recruiter: to return two cards",
+    "prepare": "to move",
+    "after-play": "may control a tile, or end the turn",
+    "exchange": "in the Exchange: to give cards",
+}
+
+
+def phase_words(phase: str) -> str:
+    return _PHASE_WORDS.get(phase, "to move")
 
 
 def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
@@ -116,3 +134,27 @@ def rating_lines(info: MatchInfo, changes: Sequence[RatingChange]) -> list[str]:
             return ["Games against the computer do not change ratings."]
         return []
     return ["Ratings: " + ", ".join(shown)]
+
+
+def what_you_did(result: MoveResult) -> str:
+    """The mover's own reply: what their move did, said to them ("You drew a tactic card.",
+    "You played R7 on stone 3."), then how the game ended if it did."""
+    info = result.info
+    names = list(info.names)
+    names[result.seat] = "You"
+    said = []
+    for event in result.events:
+        if event.kind == "GameEnded":
+            said.append(event.describe(info.names))
+            continue
+        line = event.describe(names)
+        # Events speak of a player in the third person; "You" needs the plural verb.
+        for third, second in (
+            ("You passes", "You pass"),
+            ("and passes", "and pass"),
+            ("You's", "your"),
+            ("won by You, who completed their side first", "won by you: you completed first"),
+        ):
+            line = line.replace(third, second)
+        said.append(line)
+    return " ".join(said) or f"You played `{result.text}`."

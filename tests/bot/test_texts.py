@@ -1,0 +1,35 @@
+"""The bot's words: they agree with the pictures and read as sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.front import texts
+from render.words import _PHASE_BADGES, phase_badge
+
+
+@pytest.mark.parametrize("phase", sorted(_PHASE_BADGES))
+def test_the_turn_line_uses_the_words_of_the_pictures_badge(phase):
+    badge = phase_badge(phase).lower()
+    assert badge in texts.phase_words(phase).lower()
+
+
+async def test_the_movers_reply_says_what_they_did_in_the_second_person(service):
+    from engine.api import MatchSpec
+
+    from .conftest import ALICE, BOB, CHANNEL, GUILD
+
+    ch = await service.challenge(GUILD, CHANNEL, ALICE, BOB, MatchSpec("tactics"))
+    info = await service.accept(ch.id, BOB.id)
+    user = info.players[info.to_decide]
+    name = info.names[info.to_decide]
+    play = next(str(m) for m in info.match.legal_moves() if str(m)[0] in "RBGYOP")
+    result = await service.play(info.id, user, play)
+    card, stone = play.split()
+    assert texts.what_you_did(result) == f"You played {card} on stone {stone}."
+    info = await service.match(info.id)
+    if info.match.view(None).phase == "claim":
+        result = await service.play(info.id, user, "done")
+    result = await service.play(info.id, user, "draw tactic")
+    assert texts.what_you_did(result) == "You drew a tactic card."
+    assert name not in texts.what_you_did(result)
