@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from bot.errors import Refused
 from bot.records import MatchInfo
 from bot.store import Row, Store
+from bot.wording import plural
 from engine.api import Playable, replay_match
 from engine.moves import public_text
 from engine.outcome import Termination
@@ -97,7 +98,3 @@ def game_result(game: Row, names: Sequence[str]) -> str:
             f" {plural(d['cauldrons_left'], 'oil cauldron')} left"
         )
     return f"{won} ({why}). {figures}."
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")

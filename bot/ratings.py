@@ -1,7 +1,9 @@
 """Ratings with openskill (Weng-Lin, Plackett-Luce), per server and per game.
 
 Players are ranked by openskill's `ordinal`, the conservative estimate mu - 3 sigma: a new
-player starts at 0 and one lucky win does not put anyone at the top.
+player starts at 0 and one lucky win does not put anyone at the top. People see it on a
+familiar scale (README R-22): 1000 + 40 x ordinal, so a new player shows 1000, a first win
+about 1100 and a first loss about 940; never below 0.
 """
 
 from __future__ import annotations
@@ -11,6 +13,14 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 _MODEL = PlackettLuce()
+BASE = 1000  # what a new player shows
+SCALE = 40  # shown points per unit of ordinal
+
+# Said once wherever ratings are listed (stats, leaderboard).
+MEANING = (
+    "Ratings start at 1000, rise with wins and fall with losses; they grow as the bot grows"
+    " surer of a player, so a few lucky wins do not top the board."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +33,13 @@ class Rating:
         """The conservative estimate used for ranking."""
         return self.mu - 3 * self.sigma
 
+    @property
+    def points(self) -> int:
+        """The rating as shown: the ordinal on a scale where a new player has 1000."""
+        return max(0, round(BASE + SCALE * self.ordinal))
+
     def display(self) -> str:
-        return f"{self.ordinal:.1f}"
+        return str(self.points)
 
 
 def initial() -> Rating:

@@ -89,8 +89,8 @@ class RatingChange:
     after: Rating
 
     def describe(self, name: str) -> str:
-        delta = self.after.ordinal - self.before.ordinal
-        return f"{name}: {self.after.display()} ({delta:+.1f})"
+        delta = self.after.points - self.before.points
+        return f"{name}: {self.after.display()} ({delta:+d})"
 
     def to_json(self) -> list[float]:
         b, a = self.before, self.after

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import ratings
 from bot.errors import Refused
 from bot.front import texts
 from bot.front.app import MISSING, QUIET, Front
@@ -20,6 +21,7 @@ from bot.front.controls import ShowHandButton
 from bot.front.rules import TOPICS, rules_topic
 from bot.records import PlayerStats
 from bot.service import MAX_MOVE_LENGTH
+from bot.wording import plural
 from engine.api import GAME_NAMES, VARIANTS, MatchSpec, game_of
 
 log = logging.getLogger("schotten.bot")
@@ -193,7 +195,7 @@ class SchottenCommands(app_commands.Group):
         guild = _guild(interaction)
         board = await self.service.leaderboard(guild, game, page)
         lines = [
-            f"**{e.rank}.** {e.name}: {e.rating.display()} ({e.rated_games} rated games)"
+            f"**{e.rank}.** {e.name}: {e.rating.display()} ({plural(e.rated_games, 'rated game')})"
             for e in board.entries
         ] or ["Nobody has finished a rated game yet: `/schotten challenge` someone!"]
         embed = discord.Embed(
@@ -201,10 +203,7 @@ class SchottenCommands(app_commands.Group):
             description="\n".join(lines),
             colour=discord.Colour.gold(),
         )
-        embed.set_footer(
-            text=f"Page {board.page} of {board.pages}. Ranked by a cautious estimate of skill"
-            " (openskill), so a few lucky wins do not top the board."
-        )
+        embed.set_footer(text=f"Page {board.page} of {board.pages}. {ratings.MEANING}")
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description="A player's results and ratings on this server")
@@ -320,7 +319,7 @@ def _when(t: float) -> str:
 def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     embed = discord.Embed(title=f"{name}: stats", colour=discord.Colour.blurple())
     overall = stats.overall
-    lines = [f"{overall.games} finished games: {overall.describe()}"]
+    lines = [f"{plural(overall.games, 'finished game')}: {overall.describe()}"]
     if stats.streak:
         kind, n = stats.streak
         one, many = {"win": ("win", "wins"), "loss": ("loss", "losses"), "draw": ("draw", "draws")}[
@@ -334,6 +333,8 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         embed.add_field(
             name=GAME_NAMES[game], value=f"Rating {rating.display()} (#{rank} of {total})"
         )
+    if stats.ratings:
+        embed.set_footer(text=ratings.MEANING)
     if stats.per_variant:
         embed.add_field(
             name="By variant",

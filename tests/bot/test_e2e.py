@@ -2,6 +2,7 @@
 
 import asyncio
 import random
+import re
 from contextlib import asynccontextmanager
 
 import pytest
@@ -246,8 +247,16 @@ async def test_leaderboard_stats_and_history_afterwards(world):
         board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
         text = board.embed_text()
         assert text.index("Alice") < text.index("Bob")
+        # Ratings on the familiar scale: a new player has 1000; one game is "1 rated game".
+        (alice_line,) = [line for line in text.splitlines() if "Alice" in line]
+        (bob_line,) = [line for line in text.splitlines() if "Bob" in line]
+        assert re.fullmatch(r"\*\*1\.\*\* Alice: 1[01]\d\d \(1 rated game\)", alice_line)
+        assert re.fullmatch(r"\*\*2\.\*\* Bob: 9\d\d \(1 rated game\)", bob_line)
+        assert "Ratings start at 1000" in text
         stats = await (await alice.slash(("schotten", "stats"), where=channel, against=bob)).reply()
         assert "1 won, 0 lost" in stats.embed_text()
+        assert "1 finished game:" in stats.embed_text()
+        assert "Ratings start at 1000" in stats.embed_text()
         history = await (await bob.slash(("schotten", "history"), where=channel)).reply()
         assert f"#{info.id}" in history.embed_text() and "loss" in history.embed_text()
         export = await (
@@ -255,6 +264,9 @@ async def test_leaderboard_stats_and_history_afterwards(world):
         ).reply()
         text = export.attachment_bytes()[0].decode()
         assert "Result: Alice wins (resignation)" in text
+        # The end of the game's board gives the rating changes in the same points.
+        last = board_posts(thread)[-1].content
+        assert re.search(r"Alice: 1[01]\d\d \(\+\d+\)", last), last
         await emu.assert_all_acknowledged()
 
 

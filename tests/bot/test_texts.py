@@ -33,3 +33,14 @@ async def test_the_movers_reply_says_what_they_did_in_the_second_person(service)
     result = await service.play(info.id, user, "draw tactic")
     assert texts.what_you_did(result) == "You drew a tactic card."
     assert name not in texts.what_you_did(result)
+
+
+def test_ratings_read_on_a_familiar_scale():
+    from bot.ratings import Rating, after_game, initial
+
+    new = initial()
+    assert new.display() == "1000"
+    won, lost = after_game(new, new, 0)
+    assert 1050 < won.points < 1150 and 900 < lost.points < 1000
+    assert Rating(0.0, 8.0).points == 0  # never negative
+    assert (won.ordinal > lost.ordinal) == (won.points > lost.points)
