@@ -42,5 +42,5 @@ def test_ratings_read_on_a_familiar_scale():
     assert new.display() == "1000"
     won, lost = after_game(new, new, 0)
     assert 1050 < won.points < 1150 and 900 < lost.points < 1000
-    assert Rating(0.0, 8.0).points == 0  # never negative
+    assert Rating(0.0, 10.0).points == 0  # 1000 + 40 x (-30) would be negative
     assert (won.ordinal > lost.ordinal) == (won.points > lost.points)
