@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias, TypeVar
 
-from engine.errors import InvalidMoveError, quote
+from engine.errors import CardValueError, InvalidMoveError, quote
 from engine.rng import Rng
 
 
@@ -217,8 +217,11 @@ def parse_card(text: str) -> AnyCard:
     """Read a card forgivingly: "r7", "R 7", "red 7", "Red7", "joker", "Joker2", "mud fight"."""
     squashed = re.sub(r"[\s\-_'’.]", "", text.lower())
     m = _CLAN_RE.match(squashed)
-    if m and m.group(1) in _COLOR_WORDS and int(m.group(2)) <= max(ST2_VALUES):
-        return Card(_COLOR_WORDS[m.group(1)], int(m.group(2)))
+    if m and m.group(1) in _COLOR_WORDS:
+        color, value = _COLOR_WORDS[m.group(1)], int(m.group(2))
+        if value > max(ST2_VALUES):
+            raise CardValueError(f"{color.letter}{value}")
+        return Card(color, value)
     m = _TACTIC_RE.match(squashed)
     if m and m.group(1) in _TACTIC_ALIASES:
         kind = _TACTIC_ALIASES[m.group(1)]

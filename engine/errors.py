@@ -29,6 +29,15 @@ class InvalidMoveError(GameError):
     """The text cannot be read as a move or card at all."""
 
 
+class CardValueError(InvalidMoveError):
+    """A colour and a value that no card of either game has ("R12"): `text` is the card as
+    written, so that the game can say which values it has."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text} is not a card: values run 1 to 9 (0 to 11 in Schotten Totten 2).")
+        self.text = text
+
+
 class IllegalMoveError(GameError):
     """The move was understood but is not allowed now."""
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from engine.cards import AnyCard, parse_card
-from engine.errors import InvalidMoveError, quote
+from engine.errors import CardValueError, InvalidMoveError, quote
 
 
 class Notation:
@@ -152,6 +152,14 @@ def parse_draw(rest: list[str], decks: tuple[str, str]) -> Draw:
     raise InvalidMoveError(f"Say which deck to draw from: `draw {decks[0]}` or `draw {decks[1]}`.")
 
 
+def no_such_value(card: str, place: str) -> str:
+    """ "R12 is not a Schotten Totten 2 card; values run 0 to 11." Stones are Schotten
+    Totten's places and tiles Schotten Totten 2's."""
+    if place == "tile":
+        return f"{card} is not a Schotten Totten 2 card; values run 0 to 11."
+    return f"{card} is not a Schotten Totten card; values run 1 to 9."
+
+
 def parse_play(words: list[str], place: str, hint: str) -> Play:
     """`R7 3`, `red 7 3`, `R 7 3`, `3 R7`, `play R7 on stone 3`."""
     words = [w for w in words if w not in FILLER]
@@ -161,6 +169,8 @@ def parse_play(words: list[str], place: str, hint: str) -> Play:
         if card_words and is_number_word(where):
             try:
                 card = parse_card(" ".join(card_words))
+            except CardValueError as e:
+                raise InvalidMoveError(no_such_value(e.text, place)) from None
             except InvalidMoveError:
                 continue
             n = number(where)
@@ -170,6 +180,8 @@ def parse_play(words: list[str], place: str, hint: str) -> Play:
     card_text = " ".join(words)
     try:
         card = parse_card(card_text)
+    except CardValueError as e:
+        raise InvalidMoveError(no_such_value(e.text, place)) from None
     except InvalidMoveError:
         raise InvalidMoveError(f"I cannot read {quote(card_text)} as a move. Try {hint}.") from None
     raise InvalidMoveError(f"Say where to play {card}: for example `{card} 3` for {place} 3.")
@@ -183,6 +195,8 @@ def card_list(words: list[str], what: str) -> list[AnyCard]:
         for width in (1, 2):
             try:
                 out.append(parse_card(" ".join(words[i : i + width])))
+            except CardValueError:
+                raise
             except InvalidMoveError:
                 continue
             i += width
@@ -245,6 +259,8 @@ def parse_taking(
         raise InvalidMoveError(f"Say which card the {head.title()} takes. {hint}")
     try:
         card = parse_card(card_text)
+    except CardValueError as e:
+        raise InvalidMoveError(no_such_value(e.text, place)) from None
     except InvalidMoveError:
         raise InvalidMoveError(f"I cannot read {quote(card_text)} as a card. {hint}") from None
     return card, source, where, discard

@@ -281,10 +281,10 @@ class Game(CardGame):
 
     def _apply_claim(self, p: int, move: Claim, events: list[Event]) -> None:
         expert = self.options.expert
+        stone = self.stone(move.stone)  # first: "there is no stone 99" whatever the phase
         if self.phase is not (Phase.PLAY if expert else Phase.CLAIM):
             when = "before you play a card" if expert else "after you play a card"
             raise IllegalMoveError(f"In this game you claim stones {when}. " + self._phase_hint())
-        stone = self.stone(move.stone)
         check = self._claim_check(stone, p)
         if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
             check = check_claim(stone, p, self.unseen())

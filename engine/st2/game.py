@@ -521,7 +521,7 @@ class Game(CardGame):
 
     def check_card(self, card: AnyCard) -> None:
         if isinstance(card, Card) and card.value not in ST2_VALUES:
-            raise InvalidMoveError(f"{card} is not a siege card; values run 0 to 11.")
+            raise InvalidMoveError(f"{card} is not a Schotten Totten 2 card; values run 0 to 11.")
         if isinstance(card, Card) and card.color.letter == "O":
             raise InvalidMoveError("There are no orange cards in Schotten Totten 2.")
         if isinstance(card, TacticCard) and card.kind not in ST2_TACTICS:

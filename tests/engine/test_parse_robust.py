@@ -272,3 +272,22 @@ def test_quote_is_short_plain_and_safe_in_markdown():
     assert quote("a\u200bb\u202ec\x1b[31m") == "'abc31m'"
     assert quote("") == "''"
     assert common_moves.quote is quote  # importable from the moves module too
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "says"),
+    [
+        ("classic", "R12 3", "R12 is not a Schotten Totten card; values run 1 to 9."),
+        ("tactics", "3 r 12", "R12 is not a Schotten Totten card; values run 1 to 9."),
+        ("siege", "R12 3", "R12 is not a Schotten Totten 2 card; values run 0 to 11."),
+        ("siege-tactics", "B40 2", "B40 is not a Schotten Totten 2 card; values run 0 to 11."),
+        ("classic", "claim 99", "There is no stone 99; stones are numbered 1 to 9."),
+        ("siege", "control 99", "There is no tile 99; the wall tiles are numbered 1 to 7."),
+    ],
+)
+def test_impossible_cards_and_places_are_named(variant, text, says):
+    match = new_match(MatchSpec(variant), 1)
+    seat = match.to_decide
+    with pytest.raises(GameError) as err:
+        match.apply(match.parse_move(text, seat), seat)
+    assert str(err.value) == says
