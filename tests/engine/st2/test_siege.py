@@ -271,7 +271,7 @@ def test_errors_speak_to_the_player():
         g.play(f"{g.hands[0][0]} 8")
     with pytest.raises(InvalidMoveError, match="no orange cards"):
         g.play("O5 3")
-    with pytest.raises(InvalidMoveError, match="R12 is not a Schotten Totten 2 card; values run 0 to 11"):
+    with pytest.raises(InvalidMoveError, match="R12 is not a Schotten Totten 2 card; values"):
         g.play("R12 3")
     with pytest.raises(IllegalMoveError, match="not your turn"):
         g.play(f"{g.hands[1][0]} 3", player=1)
