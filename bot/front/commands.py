@@ -144,8 +144,15 @@ class SchottenCommands(app_commands.Group):
             if interaction.channel_id is None:
                 return []
             info = await self.service.active_match(interaction.channel_id)
-            if info is None or info.seat_of(interaction.user.id) != info.to_decide:
-                return []
+            if info is None:
+                return [_say("No game is running in this channel.")]
+            seat = info.seat_of(interaction.user.id)
+            if seat is None:
+                a, b = info.names
+                return [_say(f"This game is {a} against {b}; you are not playing in it.")]
+            if seat != info.to_decide:
+                # One choice that explains, instead of an empty list that looks broken.
+                return [_say(f"Not your turn: {texts.turn_line(info).replace('**', '')}")]
             legal = [str(m) for m in info.match.legal_moves()]
         except Exception:  # suggestions are best effort
             log.exception("move suggestions")
@@ -355,6 +362,12 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
             inline=False,
         )
     return embed
+
+
+def _say(text: str) -> app_commands.Choice[str]:
+    """An autocomplete entry that explains rather than suggests; choosing it sends `wait`,
+    which the move command refuses with the same explanation."""
+    return app_commands.Choice(name=text[:100], value="wait")
 
 
 __all__ = ["MISSING", "SchottenCommands", "spec_from_options"]

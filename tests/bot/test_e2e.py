@@ -136,7 +136,7 @@ async def test_hands_are_private_and_strangers_cannot_move(world):
 
 
 async def test_autocomplete_offers_the_legal_moves(world):
-    emu, guild, alice, bob, _, db = world
+    emu, guild, alice, bob, carol, db = world
     async with running_bot(emu, db) as bot:
         info = await start_game(bot, emu, guild, alice, bob)
         thread = emu.world.channel(info.channel_id)
@@ -151,11 +151,20 @@ async def test_autocomplete_offers_the_legal_moves(world):
             ("schotten", "move"), "notation", where=thread, notation=card.lower()
         )
         assert narrowed and all(c["value"].lower().startswith(card.lower()) for c in narrowed)
+        # The waiting player is told whose turn it is, and choosing that is refused.
         other = bob if mover is alice else alice
-        assert (
-            await other.autocomplete(("schotten", "move"), "notation", where=thread, notation="")
-            == []
+        (waiting,) = await other.autocomplete(
+            ("schotten", "move"), "notation", where=thread, notation=""
         )
+        assert waiting["name"] == f"Not your turn: {mover.name} to play."
+        reply = await (
+            await other.slash(("schotten", "move"), where=thread, notation=waiting["value"])
+        ).reply()
+        assert f"It is not your turn: the game is waiting for {mover.name}." in reply.content
+        (stranger,) = await carol.autocomplete(
+            ("schotten", "move"), "notation", where=thread, notation=""
+        )
+        assert stranger["name"] == "This game is Alice against Bob; you are not playing in it."
 
 
 async def test_closed_dms_are_announced_without_the_hand(world):
