@@ -7,9 +7,11 @@ from the unseen cards beat the claimant strictly (RULINGS ST1-4, ST2-4)?
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
+from engine.cards import AnyCard, Card
 from engine.formations import Formation, FormationRules, Slot
 from engine.proof import Completion, Pool, best_completion, evaluate
 
@@ -42,6 +44,8 @@ class ClaimCheck:
     completion: Completion | None = None  # how the opponent could still beat the claimant
     noun: str = "stone"
     verb: str = "claim"
+    # Cards of the claimant's own hand that the counter-example needs (there was no other).
+    own: tuple[Card, ...] = ()
 
     @property
     def reason(self) -> str:
@@ -58,6 +62,13 @@ class ClaimCheck:
                 f"your opponent could still add {added} and make"
                 f" {self.completion.formation.describe()}, which beats {_whose(mine, 'your')}"
             )
+            if self.own:
+                held = " ".join(str(c) for c in self.own)
+                why += (
+                    f". {held} {'is' if len(self.own) == 1 else 'are'} in your own hand, but a"
+                    " claim must hold against every card not face-up on the table, your hand"
+                    " included, since the proof does not look into hands"
+                )
             return f"{head} yet: {why}."
         else:
             return self.why
@@ -92,6 +103,29 @@ def check_place(
     if beating is None:
         return ClaimCheck(True, "no completion beats it", n, mine, noun=noun, verb=verb)
     return ClaimCheck(False, "beatable", n, mine, None, beating, noun=noun, verb=verb)
+
+
+def explained(
+    check: ClaimCheck, place: Place, player: int, unseen: Pool, hand: Sequence[AnyCard]
+) -> ClaimCheck:
+    """A refusal to show the claimant: its counter-example uses cards they do not hold when
+    there is one, and otherwise says which of their own cards it needs and why they count."""
+    if check.why != "beatable" or check.completion is None or check.formation is None:
+        return check
+    held = {c.code for c in hand if isinstance(c, Card)}
+    if not any(c.code in held for c in check.completion.added):
+        return check
+    others = Pool(c for c in unseen.desc if c.code not in held)
+    rules = place.rules
+    other = best_completion(place.slots(1 - player), others, rules, beat=check.formation.key)
+    if other is not None:
+        return replace(check, completion=other)
+    own = tuple(sorted((c for c in check.completion.added if c.code in held), key=_card_order))
+    return replace(check, own=own)
+
+
+def _card_order(card: Card) -> tuple[int, int]:
+    return card.sort_key()
 
 
 def _incomplete(place: Place, player: int, noun: str, verb: str) -> str:

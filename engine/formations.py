@@ -132,10 +132,9 @@ class Formation:
     def describe(self) -> str:
         """For players: "colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)"."""
         kind = "the lower sum" if self.lower_sum_wins else self.type.label(len(self.cards))
-        shown = " ".join(
-            str(c) if w is None else f"{c}({w})"
-            for c, w in zip(self.cards, self.wilds, strict=True)
-        )
+        # In value order, as players lay a run out (G3 G4 G5, not G4 G5 G3).
+        pairs = sorted(zip(self.cards, self.wilds, strict=True), key=lambda p: p[0].value)
+        shown = " ".join(str(c) if w is None else f"{c}({w})" for c, w in pairs)
         return f"{kind} {shown} ({self.total})"
 
 

@@ -25,6 +25,7 @@ from engine.cards import (
     shuffled,
     sort_cards,
 )
+from engine.claims import explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, NothingDrawn, Passed
 from engine.moves import plays_of
@@ -289,6 +290,7 @@ class Game(CardGame):
         if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
             check = check_claim(stone, p, self.unseen())
         if not check.allowed:
+            check = explained(check, stone, p, self.unseen(), self.hands[p])
             raise ClaimRejectedError(check.reason, completion=check.completion)
         stone.claimed_by = p
         self.last_claimer = p

@@ -25,7 +25,7 @@ from engine.cards import (
     siege_deck,
     sort_cards,
 )
-from engine.claims import ClaimCheck, check_place
+from engine.claims import ClaimCheck, check_place, explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, Passed
 from engine.moves import Done, Draw, Pass, Play, Resign, plays_of
@@ -391,6 +391,7 @@ class Game(CardGame):
         if check is _NO_CONTROL:
             check = self.check_control(move.tile)
         if not check.allowed:
+            check = explained(check, tile, p, self.unseen(), self.hands[p])
             raise ClaimRejectedError(check.reason, completion=check.completion)
         assert check.formation is not None
         was_damaged = tile.damaged

@@ -49,7 +49,7 @@ def test_rulebook_example_blue_5_wins_against_green_7_purple_4_blue_3():
     assert g.legal_moves() == [Claim(3), Done()]
     events = g.play("claim 3")
     assert said(events)[0] == (
-        "Bob claimed stone 3 with three of a kind G5 R5 B5 (15) against sum G7 P4 B3 (14)."
+        "Bob claimed stone 3 with three of a kind G5 R5 B5 (15) against sum B3 P4 G7 (14)."
     )
     assert g.stones[2].claimed_by == 1
     # Nothing else to claim: the turn ends with a draw by itself.
@@ -498,3 +498,26 @@ def test_a_claim_on_a_combat_mode_stone_says_so():
     (line,) = said(g.play("claim 2"))
     assert line.startswith("Alice claimed stone 2 (with ")
     assert "Mud Fight" in line and "Blind-Man's Bluff" in line
+
+
+def test_a_refused_claim_prefers_a_counter_example_the_claimant_does_not_hold():
+    # P2's G4 G5 beats R1 R2 R3 with G6 (colour run 15) or G3 (colour run 12). P1 holds G6,
+    # so the refusal shows G3: a card the claimant can see their opponent might get.
+    g = parse_position(
+        "variant: expert\nturn: P1\nhand P1: G6 O1\nhand P2: B1\nstone 1: R1 R2 R3 | G4 G5\n"
+    )
+    with pytest.raises(ClaimRejectedError) as err:
+        g.play("claim 1")
+    assert "could still add G3 and make colour run G3 G4 G5 (12)" in str(err.value)
+    assert "own hand" not in str(err.value)
+
+
+def test_a_counter_example_from_the_claimants_hand_says_why_it_counts():
+    g = parse_position(
+        "variant: expert\nturn: P1\nhand P1: G6 G3 O1\nhand P2: B1\nstone 1: R1 R2 R3 | G4 G5\n"
+    )
+    with pytest.raises(ClaimRejectedError) as err:
+        g.play("claim 1")
+    message = str(err.value)
+    assert "could still add G6 and make colour run G4 G5 G6 (15)" in message
+    assert "G6 is in your own hand, but a claim must hold against every card not face-up" in message

@@ -79,7 +79,7 @@ def test_damaged_gate_two_zeros_still_make_control_impossible():
     assert check.completion is not None
     assert [c.value for c in check.completion.added] == [0, 0]
     assert check.reason.endswith(
-        "make the lower sum P2 P3 B0 P0 (5), which beats your lower sum R0 Y1 G2 B3 (6)."
+        "make the lower sum B0 P0 P2 P3 (5), which beats your lower sum R0 Y1 G2 B3 (6)."
     )
     # With only one 0 left unseen, the best the Defender can do is tie (5 + 0 + 1 = 6),
     # and the Attacker completed first: now control holds.
