@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r"(?<![A-Za-z0-9])([ROYGBP])(1[01]|[0-9])(?![0-9])")
 PRIVATE = ("return", "give")
 # Seeds whose games reach a private move by mid-game with the policy below.
-SEEDS = {v: 1000 + i for i, v in enumerate(VARIANTS)}
+# Large, as real seeds are (62 bits): a seed of 1000 would "leak" in every new rating of 1000.
+SEEDS = {v: 734_001_234_567 + i for i, v in enumerate(VARIANTS)}
 
 
 # Static text --------------------------------------------------------------------------------
