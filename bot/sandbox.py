@@ -92,7 +92,8 @@ class SimPlayer:
             if kind == "step":
                 handle = await self.member.click(message, what)
             else:
-                values = [o["value"] for o in what["options"]]
+                # Cards listed as "not now" only explain themselves; a player picks another.
+                values = [o["value"] for o in what["options"] if not o["value"].startswith("!")]
                 count = int(what.get("min_values", 1) or 1)
                 chosen = self.rng.sample(values, count)
                 handle = await self.member.select(message, what["custom_id"], chosen)

@@ -19,14 +19,17 @@ import discord
 from bot.errors import Refused
 from bot.front import texts
 from bot.front.controls import (
+    BLOCKED,
     AcceptButton,
     DeclineButton,
     MoveButton,
     controls_view,
     step_view,
 )
+from bot.front.picker import build_picker
 from bot.front.relay import Relay
 from bot.front.replies import report, say
+from bot.front.unplayable import unplayable, why_not
 from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult
 from bot.service import GameService
 from engine.api import MatchSpec, notation
@@ -119,9 +122,19 @@ class Front:
     async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
         """The private message of a player's hand: picture, situation, and their controls."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
-        view = controls_view(info.id, info.version, info.spec.game, legal) if legal else None
+        view = self._controls(info, seat, info.version, legal) if legal else None
         content = texts.hand_caption(info, seat, note)
         return {"content": content, "file": await self.hand_file(info, seat), "view": view}
+
+    def _controls(
+        self, info: MatchInfo, seat: int, version: int, legal: list[str]
+    ) -> discord.ui.View | None:
+        """The hand's controls: its card menu in the hand picture's order, with the cards
+        that cannot be played now listed too, each saying why."""
+        hand = [str(c) for c in info.match.view(seat).hand or ()]
+        playable = set(build_picker(info.spec.game, legal).cards)
+        blocked = unplayable(info.match, seat, hand, playable) if playable else {}
+        return controls_view(info.id, version, info.spec.game, legal, hand=hand, blocked=blocked)
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -235,11 +248,14 @@ class Front:
             raise Refused(f"It is not your turn: the game is waiting for {info.names[1 - seat]}.")
         legal = [str(m) for m in info.match.legal_moves()]
         if step is None:
-            view = controls_view(info.id, version, info.spec.game, legal)
+            view = self._controls(info, seat, version, legal)
             await interaction.response.edit_message(
                 content=texts.hand_caption(info, seat), view=view
             )
             return
+        if step[0] == "card" and step[1].startswith(BLOCKED):
+            card = step[1].removeprefix(BLOCKED)
+            raise Refused(f"{card} cannot be played now: {why_not(info.match, seat, card)}")
         prompt, view = step_view(info.id, version, info.spec.game, legal, step)
         await interaction.response.edit_message(content=prompt, view=view)
 

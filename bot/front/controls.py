@@ -12,7 +12,7 @@ error down the one error path (`bot.front.replies.report`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -84,16 +84,32 @@ class MoveButton(Control, template=rf"sch:m:{AT}:(?P<move>.+)"):
 class CardSelect(Control, template=rf"sch:c:{AT}"):
     """Choose a card to play; then the places it can go appear as buttons."""
 
-    def __init__(self, match_id: int, version: int, picker: Picker | None = None) -> None:
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        picker: Picker | None = None,
+        hand: Sequence[str] = (),
+        blocked: Mapping[str, str] | None = None,
+    ) -> None:
         self.match_id, self.version = match_id, version
-        options = [
-            discord.SelectOption(
-                label=card,
-                value=card,
-                description=_places(picker.place_noun, choices) if picker else None,
-            )
-            for card, choices in (picker.cards.items() if picker else [])
-        ][:25]
+        options = []
+        cards = picker.cards if picker else {}
+        blocked = blocked or {}
+        # The hand picture's order; a card that cannot be played now is listed, saying why.
+        for card in dict.fromkeys([*hand, *cards]):
+            if card in cards and picker is not None:
+                where = _places(picker.place_noun, cards[card])
+                options.append(discord.SelectOption(label=card, value=card, description=where))
+            elif card in blocked:
+                options.append(
+                    discord.SelectOption(
+                        label=f"{card} (not now)",
+                        value=f"{BLOCKED}{card}",
+                        description=blocked[card][:100],
+                    )
+                )
+        options = options[:25]
         super().__init__(
             discord.ui.Select(
                 placeholder="Play a card…",
@@ -113,6 +129,10 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
         await front_of(interaction).show_step(
             interaction, self.match_id, self.version, ("card", card)
         )
+
+
+# A card-menu value for a card that cannot be played now (choosing it says why).
+BLOCKED = "!"
 
 
 def _places(noun: str, choices: list[Any]) -> str:
@@ -405,16 +425,23 @@ ALL_CONTROLS = (
 
 
 def controls_view(
-    match_id: int, version: int, game: str, legal: list[str]
+    match_id: int,
+    version: int,
+    game: str,
+    legal: list[str],
+    *,
+    hand: Sequence[str] = (),
+    blocked: Mapping[str, str] | None = None,
 ) -> discord.ui.View | None:
-    """All the player's choices now: a card menu, buttons, and menus for move families."""
+    """All the player's choices now: a card menu (in `hand` order, with the `blocked` cards
+    and why), buttons, and menus for move families."""
     picker = build_picker(game, legal)
     if picker.empty:
         return None
     view = discord.ui.View(timeout=None)
     rows_used = 0
     if picker.cards:
-        view.add_item(_row(CardSelect(match_id, version, picker), rows_used))
+        view.add_item(_row(CardSelect(match_id, version, picker, hand, blocked), rows_used))
         rows_used += 1
     for family, choice in picker.sets.items():
         if rows_used < 4:
@@ -459,7 +486,11 @@ def step_view(
     else:  # "taking": "traitor 3:G5" -> where it goes
         family, what = value.split(" ", 1)
         choices = picker.taking.get(family, {}).get(what, [])
-        prompt = f"**{title(family)}** {what}: where to?"
+        place, _, card = what.partition(":")
+        if all(len(c.move.split()) == 2 for c in choices):  # the Banshee: no "where"
+            prompt = f"**{title(family)}**: discard the {card} on {picker.place_noun} {place}?"
+        else:
+            prompt = f"**{title(family)}** {what}: where to?"
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     rows = max((item.row or 0 for item in view.children), default=0)

@@ -66,3 +66,43 @@ def test_the_bots_own_ids_are_read_back():
     assert read_control("sch:c:12:3", ["R7"]).values == ("R7",)
     assert read_control("sch:a:7").target == 7
     assert {c.__name__ for c in ALL_CONTROLS} >= {"MoveButton", "AcceptButton"}
+
+
+async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
+    from bot.front.controls import BLOCKED, controls_view
+    from bot.front.picker import build_picker
+    from bot.front.unplayable import unplayable
+    from engine.api import MatchSpec, new_match
+    from engine.st1.position import parse_position
+
+    match = new_match(MatchSpec("tactics"), 1)
+    # Alice has played two tactic cards to Bob's one: her Joker must wait.
+    match.game = parse_position(
+        "variant: tactics\nturn: P1\nhand P1: R7 joker1 B2\nhand P2: Y1\n"
+        "stone 1: R1 shield | spy\nstone 2: R2 | - | mud\ntactics played: 2 1\n"
+    )
+    seat = 0
+    legal = [str(m) for m in match.legal_moves()]
+    hand = [str(c) for c in match.view(seat).hand]
+    playable = set(build_picker("st1", legal).cards)
+    assert "joker" in hand and "joker" not in playable
+    blocked = unplayable(match, seat, hand, playable)
+    assert set(blocked) == {"joker"}
+    assert blocked["joker"].startswith("You have played 2 tactic cards and your opponent 1")
+    view = controls_view(1, 0, "st1", legal, hand=hand, blocked=blocked)
+    (menu,) = [i for i in view.children if getattr(i, "item", None) is not None][:1]
+    options = menu.item.options
+    assert [o.value for o in options] == [
+        c if c in playable else f"{BLOCKED}{c}" for c in hand
+    ]  # the hand picture's order, the Joker included
+    joker = next(o for o in options if o.value == f"{BLOCKED}joker")
+    assert joker.label == "joker (not now)" and joker.description.startswith("You have played 2")
+
+
+async def test_the_banshee_asks_to_discard_not_where_to():
+    from bot.front.controls import step_view
+
+    prompt, _ = step_view(1, 0, "st1", ["banshee 3:G5", "R1 4"], ("taking", "banshee 3:G5"))
+    assert prompt == "**Banshee**: discard the G5 on stone 3?"
+    prompt, _ = step_view(1, 0, "st1", ["traitor 3:G5 4"], ("taking", "traitor 3:G5"))
+    assert prompt.endswith("where to?")
