@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
+from bot.wording import plural
+from engine.api import Playable
+from engine.st2.match import Match as St2Match
 
 
 def _who(info: MatchInfo, seat: int) -> str:
@@ -48,9 +51,36 @@ def phase_words(phase: str) -> str:
     return _PHASE_WORDS.get(phase, "to move")
 
 
+def revenge_line(match: Playable, names: Sequence[str]) -> str:
+    """In game 2 of a revenge match, the figure the loser of game 1 must beat (RULINGS
+    ST2-9), or "" when there is none to give."""
+    if not isinstance(match, St2Match) or len(match.results) != 1 or match.is_over:
+        return ""
+    first = match.results[0]
+    winner = first.outcome.winner
+    if winner is None:
+        return ""
+    other = names[1 - winner]
+    if winner == first.attacker:
+        left = first.deck_left
+        return (
+            f"To beat: {names[winner]} took the wall in game 1 with"
+            f" {plural(left, 'card')} left in the deck; {other} wins the match by taking it"
+            f" with more than {left} left ({left} exactly: a draw)."
+        )
+    held = first.defender_score
+    return (
+        f"To beat: {names[winner]} held the wall in game 1 with {held} intact tiles and unused"
+        f" cauldrons; {other} wins the match by holding it with more than {held}"
+        f" ({held} exactly: a draw)."
+    )
+
+
 def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
     a, b = (_who(info, 0), _who(info, 1))
     head = f"**{info.spec.describe()}** · {a} vs {b} · game #{info.id}"
+    if info.spec.revenge:
+        head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
     body = "\n".join(f"• {line}" for line in lines if line)
     return "\n".join(part for part in (head, body, turn_line(info)) if part)[:2000]
 

@@ -44,3 +44,35 @@ def test_ratings_read_on_a_familiar_scale():
     assert 1050 < won.points < 1150 and 900 < lost.points < 1000
     assert Rating(0.0, 10.0).points == 0  # 1000 + 40 x (-30) would be negative
     assert (won.ordinal > lost.ordinal) == (won.points > lost.points)
+
+
+def test_game_two_of_a_revenge_match_gives_the_figure_to_beat():
+    import random
+
+    from engine.api import MatchSpec, new_match
+
+    names = ("Alice", "Bob")
+    seen = set()
+    for seed in range(40):
+        match = new_match(MatchSpec("siege", revenge=True), seed)
+        assert texts.revenge_line(match, names) == ""  # game 1: nothing to beat yet
+        rng = random.Random(seed)
+        while not match.results and not match.is_over:
+            seat = match.to_decide
+            legal = match.legal_moves()
+            control = [m for m in legal if str(m).startswith("control")]
+            match.apply(control[0] if control and seed % 2 else rng.choice(legal), seat)
+        if match.is_over:
+            continue
+        first = match.results[0]
+        line = texts.revenge_line(match, names)
+        winner, other = names[first.outcome.winner], names[1 - first.outcome.winner]
+        if first.outcome.winner == first.attacker:
+            figure = first.deck_left
+            assert line.startswith(f"To beat: {winner} took the wall in game 1 with")
+        else:
+            figure = first.defender_score
+            assert line.startswith(f"To beat: {winner} held the wall in game 1 with {figure}")
+        assert f"{other} wins the match by" in line and f"more than {figure}" in line
+        seen.add(first.outcome.winner == first.attacker)
+    assert seen == {True, False}  # both kinds of first game were met
