@@ -82,8 +82,9 @@ class FormationRules:
         elif self.types == SUM_ONLY:
             kinds = "sum only"
         else:
+            # The tile's own words (RULINGS' table): "same strength", whatever the size.
             kinds = " and ".join(
-                t.label(self.size)
+                "same strength" if t is FormationType.SAME_STRENGTH else t.label(self.size)
                 for t in sorted(self.types, reverse=True)
                 if t is not FormationType.SUM
             )

@@ -14,6 +14,8 @@ from __future__ import annotations
 from PIL import Image
 
 from engine.api import VARIANTS
+from engine.formations import FormationType
+from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
 from render.frame import (
     Banner,
@@ -155,6 +157,18 @@ def _taken_row(view: View, tile: TileView, left: int, theme: Theme) -> Row:
     return Row(face, sides[0], sides[1])
 
 
+def _flip_side(number: int) -> str:
+    """The damaged side in one short line ("then 3 · run"): cards needed and the one
+    formation it adds to the sum, which every tile counts."""
+    rules = TILE_RULES[number - 1][True]
+    if rules.lower_sum_wins:
+        kind = "lower"
+    else:
+        kinds = [t for t in rules.types if t is not FormationType.SUM]
+        kind = "pair" if kinds == [FormationType.SAME_STRENGTH] else kinds[0].label(rules.size)
+    return f"then {rules.size} · {kind}"
+
+
 def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
     items = [
         Item(
@@ -169,6 +183,9 @@ def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
     elif tile.damaged:
         items.append(Item("pill", "DAMAGED", fill=theme.damaged_line, ink=theme.text_dark))
     items.append(Item("text", tile.rules_text, strong=False))
+    if not tile.damaged:
+        # What taking it will leave (the tile's other side): the Attacker plans for it.
+        items.append(Item("text", _flip_side(tile.number), ink=theme.text_muted, strong=False))
     if tile.damaged:
         return Face(items, theme.damaged, theme.damaged_line, theme.damaged_line + "70", ring=ring)
     return Face(items, theme.stone, theme.stone_line, ring=ring)

@@ -85,7 +85,7 @@ def test_rules_describe_themselves():
     assert FormationRules(4, lower_sum_wins=True).describe() == "4 cards, lower sum wins"
     assert FormationRules(3, SUM_ONLY).describe() == "3 cards, sum only"
     same = FormationRules(2, frozenset({T.SAME_STRENGTH}))
-    assert same.describe() == "2 cards, pair and sum"
+    assert same.describe() == "2 cards, same strength and sum"
     assert FormationRules(3, ALL_TYPES).types == ALL_TYPES
 
 

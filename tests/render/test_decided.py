@@ -122,3 +122,16 @@ def test_the_board_can_be_drawn_from_either_side():
     assert Image.open(io.BytesIO(left1)).width == T.board_width
     with pytest.raises(ValueError):
         render_board(view, names=NAMES, bottom_seat=2)
+
+
+def test_an_intact_tile_shows_its_damaged_side_and_a_damaged_one_does_not():
+    lines = recorded("st2-siege-midgame-board")  # tile 3 is damaged, the others intact
+    flips = [line for line in lines if line.startswith("then ")]
+    assert flips == [
+        "then 3 · run",
+        "then 2 · pair",
+        "then 4 · lower",
+        "then 3 · colour",
+        "then 2 · pair",
+        "then 3 · run",
+    ]

@@ -39,11 +39,11 @@ def test_the_seven_wall_tiles():
     described = [(i.describe(), d.describe()) for i, d in TILE_RULES]
     assert described == [
         ("3 cards, sum only", "3 cards, run and sum"),
-        ("4 cards, all formations", "2 cards, pair and sum"),
+        ("4 cards, all formations", "2 cards, same strength and sum"),
         ("3 cards, all formations", "3 cards, colour and sum"),
         ("2 cards, all formations", "4 cards, lower sum wins"),
         ("3 cards, all formations", "3 cards, colour and sum"),
-        ("4 cards, all formations", "2 cards, pair and sum"),
+        ("4 cards, all formations", "2 cards, same strength and sum"),
         ("3 cards, lower sum wins", "3 cards, run and sum"),
     ]
 
