@@ -87,7 +87,9 @@ def build_picker(game: str, legal: Sequence[str]) -> Picker:
     """Group legal move texts into the controls that make them."""
     picker = Picker("stone" if game == "st1" else "tile")
     set_moves: dict[str, list[list[str]]] = {}
-    for text in legal:
+    # The two Jokers print alike, so "treason 2:joker 5" can be legal twice: one control
+    # each (Discord refuses a view with two identical custom ids).
+    for text in dict.fromkeys(legal):
         words = text.split()
         head = words[0]
         if head in SET_FAMILIES:

@@ -106,3 +106,12 @@ async def test_the_banshee_asks_to_discard_not_where_to():
     assert prompt == "**Banshee**: discard the G5 on stone 3?"
     prompt, _ = step_view(1, 0, "st1", ["traitor 3:G5 4"], ("taking", "traitor 3:G5"))
     assert prompt.endswith("where to?")
+
+
+async def test_moves_that_print_alike_make_one_control():
+    from bot.front.controls import step_view
+
+    legal = ["treason 2:joker 5", "treason 2:joker 5", "treason 2:joker 6", "R1 3"]
+    _, view = step_view(1, 0, "st2", legal, ("taking", "treason 2:joker"))
+    ids = [item.item.custom_id for item in view.children]
+    assert len(ids) == len(set(ids)) == 3  # tile 5, tile 6, back
