@@ -146,6 +146,23 @@ def _st1_wild_claims() -> Iterator[Picture]:
     yield Picture("st1-tactics-expert-wild-claims-board", "board", game.view(None))
 
 
+def _st1_recruiter() -> Iterator[Picture]:
+    game = st1_position(
+        """
+        variant: tactics
+        turn: P1
+        hand P1: recruiter R1 R2 B4 G7 Y9 P3
+        hand P2: B1 B2 O5 G3 B6 P6 B5
+        deck: O1 O2 O3
+        tactic deck: spy mud
+        stone 5: Y5 | G9
+        """
+    )
+    for move in ("recruiter", "draw clan", "draw tactic", "draw clan"):
+        game.play(move)
+    yield Picture("st1-recruiter-return-hand", "hand", game.view(0))
+
+
 def _st1_match() -> Iterator[Picture]:
     match = new_match(MatchSpec("classic", rounds=3, first=0), seed=5)
     _play_until(match, lambda m: m.view(None).match.round == 2)
@@ -269,6 +286,7 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
     _st1_classic_claims,
     _st1_tactics,
     _st1_wild_claims,
+    _st1_recruiter,
     _st1_match,
     _st1_end,
     _st2_opening,

@@ -46,6 +46,9 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     marks = any(p.dim for p in places) or any(p.raised for p in places)
     playable = frozenset(p.card for p in places if p.raised)
     foot = [_legend(view, marks, playable)]
+    recruited = set(getattr(view, "recruited", ()))
+    if recruited:
+        foot.append("NEW: drawn with the Recruiter")
     if view.tactic_deck_size is not None:
         mine = view.tactics_played[view.viewer]
         theirs = view.tactics_played[1 - view.viewer]
@@ -99,6 +102,16 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     for p in places:
         sprite = card_sprite(p.card, HAND, theme, game=view.game, dim=p.dim)
         paste(img, sprite, (m + p.x, top + p.y + p.dy))
+    # Cards the Recruiter just drew carry a tag on their lower edge, so the player sees
+    # which ones are new before choosing two to put back.
+    tag_font = text.bold(theme, theme.small_size)
+    for p in places:
+        if p.card in recruited:
+            tw, th = round(tag_font.getlength("NEW")) + 16, theme.small_size + 10
+            tx = m + p.x + (card.w - tw) // 2
+            ty = top + p.y + p.dy + card.h - th // 2 - 4
+            paste(img, panel(tw, th, 6, theme.turn_badge, scale=theme.supersample), (tx, ty))
+            text.draw(d, (tx + tw / 2, ty + th / 2), "NEW", tag_font, theme.text_dark, "mm")
     fr = text.regular(theme, theme.label_size)
     if not cards:
         text.draw(d, (width / 2, top + card.h / 2), "no cards", fr, theme.text_muted, "mm")

@@ -131,10 +131,14 @@ class Front:
     ) -> discord.ui.View | None:
         """The hand's controls: its card menu in the hand picture's order, with the cards
         that cannot be played now listed too, each saying why."""
-        hand = [str(c) for c in info.match.view(seat).hand or ()]
+        view = info.match.view(seat)
+        hand = [str(c) for c in view.hand or ()]
         playable = set(build_picker(info.spec.game, legal).cards)
         blocked = unplayable(info.match, seat, hand, playable) if playable else {}
-        return controls_view(info.id, version, info.spec.game, legal, hand=hand, blocked=blocked)
+        new = [str(c) for c in getattr(view, "recruited", ())]
+        return controls_view(
+            info.id, version, info.spec.game, legal, hand=hand, blocked=blocked, new=new
+        )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

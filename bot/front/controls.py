@@ -12,7 +12,7 @@ error down the one error path (`bot.front.replies.report`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -199,7 +199,12 @@ class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
     """Tick several items at once: cards to give or return, tiles to retreat from."""
 
     def __init__(
-        self, match_id: int, version: int, family: str, choice: SetChoice | None = None
+        self,
+        match_id: int,
+        version: int,
+        family: str,
+        choice: SetChoice | None = None,
+        new: Collection[str] = (),
     ) -> None:
         self.match_id, self.version, self.family = match_id, version, family
         items = list(choice.items) if choice else ["-"]
@@ -209,7 +214,14 @@ class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
         super().__init__(
             discord.ui.Select(
                 placeholder=placeholder[:150],
-                options=[discord.SelectOption(label=i, value=i) for i in items][:25],
+                options=[
+                    discord.SelectOption(
+                        label=i,
+                        value=i,
+                        description="new: drawn with the Recruiter" if i in new else None,
+                    )
+                    for i in items
+                ][:25],
                 min_values=least,
                 max_values=min(most, 25, len(items)),
                 custom_id=f"{PREFIX}:s:{match_id}:{version}:{family}",
@@ -432,9 +444,11 @@ def controls_view(
     *,
     hand: Sequence[str] = (),
     blocked: Mapping[str, str] | None = None,
+    new: Collection[str] = (),
 ) -> discord.ui.View | None:
     """All the player's choices now: a card menu (in `hand` order, with the `blocked` cards
-    and why), buttons, and menus for move families."""
+    and why), buttons, and menus for move families (`new`: cards the Recruiter just drew,
+    marked in the menu of cards to put back)."""
     picker = build_picker(game, legal)
     if picker.empty:
         return None
@@ -445,7 +459,7 @@ def controls_view(
         rows_used += 1
     for family, choice in picker.sets.items():
         if rows_used < 4:
-            view.add_item(_row(SetSelect(match_id, version, family, choice), rows_used))
+            view.add_item(_row(SetSelect(match_id, version, family, choice, new), rows_used))
             rows_used += 1
     # Places (claim 3, oil 4...) are buttons; a family that would not fit becomes a menu.
     places = dict(picker.places)

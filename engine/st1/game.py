@@ -81,6 +81,7 @@ class Game(CardGame):
         self.tactics_played = [0, 0]
         self.joker_played = [False, False]  # RULINGS ST1-11: one Joker each, for the game
         self.recruit_left = 0  # Recruiter draws still to make
+        self.recruited: list[AnyCard] = []  # what the Recruiter drew, until the return
         self.last_claimer: int | None = None
         self.outcome: Outcome | None = None
         self.log: list[tuple[int, str]] = []
@@ -370,6 +371,7 @@ class Game(CardGame):
             elif self.phase is Phase.RECRUIT_RETURN:
                 if tactics.return_count(self, p):
                     return
+                self.recruited = []
                 self.after_play()
             elif self.phase is Phase.PLAY:
                 if self._can_play(p):
@@ -417,10 +419,10 @@ class Game(CardGame):
         return choices
 
     def _draw(self, p: int, deck: str, events: list[Event]) -> None:
-        if deck == "clan":
-            self.hands[p].append(self.deck.pop())
-        else:
-            self.hands[p].append(self.tactic_deck.pop())
+        card = self.deck.pop() if deck == "clan" else self.tactic_deck.pop()
+        self.hands[p].append(card)
+        if self.phase is Phase.RECRUIT_DRAW:
+            self.recruited.append(card)
         events.append(CardDrawn(p, deck))
 
     def _end_turn(self) -> None:
@@ -509,6 +511,7 @@ class Game(CardGame):
             "tactics_played": list(self.tactics_played),
             "joker_played": list(self.joker_played),
             "recruit_left": self.recruit_left,
+            "recruited": [card_code(c) for c in self.recruited],
             "last_claimer": self.last_claimer,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "log": [[p, text] for p, text in self.log],
@@ -534,6 +537,8 @@ class Game(CardGame):
         game.tactics_played = list(data["tactics_played"])
         game.joker_played = [bool(x) for x in data["joker_played"]]
         game.recruit_left = int(data["recruit_left"])
+        # Games stored before the Recruiter's draws were kept have none to mark.
+        game.recruited = [card_from_code(c) for c in data.get("recruited", [])]
         game.last_claimer = data["last_claimer"]
         game.outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
         game.log = [(int(p), str(t)) for p, t in data["log"]]

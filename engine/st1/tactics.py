@@ -265,6 +265,7 @@ def apply_recruit(game: Game, p: int, move: Recruit, events: list[Event]) -> Non
     game.discard.append(card)
     events.append(RecruiterPlayed(p))
     game.recruit_left = RECRUIT_DRAWS
+    game.recruited = []
     game.phase = Phase.RECRUIT_DRAW
 
 
@@ -300,6 +301,7 @@ def apply_return(game: Game, p: int, move: Return, events: list[Event]) -> None:
             game.tactic_deck.insert(0, card)
     decks = tuple("clan" if isinstance(c, Card) else "tactic" for c in chosen)
     events.append(CardsReturned(p, decks))
+    game.recruited = []
     game.after_play()
 
 

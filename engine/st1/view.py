@@ -74,6 +74,8 @@ class View:
     jokers_played: tuple[bool, bool] = (False, False)  # RULINGS ST1-11, README R-9
     last_claimer: int | None = None  # who claimed the most recent stone (RULINGS ST1-9)
     recruit_left: int = 0  # Recruiter draws still to make (RULINGS ST1-13)
+    # The viewer's own cards drawn by their Recruiter, until they return two (marked as new).
+    recruited: tuple[AnyCard, ...] = ()
 
     def playable(self) -> frozenset[AnyCard]:
         """Cards in the viewer's hand that some legal move plays now."""
@@ -168,4 +170,5 @@ def make_view(game: Game, viewer: int | None) -> View:
         jokers_played=(game.joker_played[0], game.joker_played[1]),
         last_claimer=game.last_claimer,
         recruit_left=game.recruit_left,
+        recruited=tuple(game.recruited) if viewer is not None and viewer == game.turn else (),
     )

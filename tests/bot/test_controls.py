@@ -115,3 +115,14 @@ async def test_moves_that_print_alike_make_one_control():
     _, view = step_view(1, 0, "st2", legal, ("taking", "treason 2:joker"))
     ids = [item.item.custom_id for item in view.children]
     assert len(ids) == len(set(ids)) == 3  # tile 5, tile 6, back
+
+
+def test_cards_the_recruiter_drew_are_marked_in_the_menu_of_cards_to_put_back():
+    from bot.front.controls import controls_view
+
+    legal = ["return R1 R2", "return R1 O1", "return R2 O1"]
+    view = controls_view(1, 5, "st1", legal, hand=["R1", "R2", "O1"], new=["O1"])
+    assert view is not None
+    (menu,) = [item for item in view.children if getattr(item, "item", None) is not None]
+    options = {o.value: o.description for o in menu.item.options}
+    assert options == {"R1": None, "R2": None, "O1": "new: drawn with the Recruiter"}

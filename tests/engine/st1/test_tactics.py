@@ -309,6 +309,25 @@ def test_recruiter_draws_three_then_returns_two_under_their_decks():
     assert g.turn == 1
 
 
+def test_the_recruiters_draws_are_marked_for_their_owner_only_until_the_return():
+    g = tactics(
+        "turn: P1\nhand P1: recruiter R1 R2 R3 R4 R5 R6\nhand P2: B1\n"
+        "deck: O1 O2 O3\ntactic deck: spy mud\n"
+    )
+    g.play("recruiter")
+    g.play("draw clan")
+    assert codes(g.view(0).recruited) == ["O1"]
+    g.play("draw tactic")
+    g.play("draw clan")
+    assert codes(g.view(0).recruited) == ["O1", "spy", "O2"]
+    # The opponent and a bystander see no mark: the cards are hidden from them.
+    assert g.view(1).recruited == () and g.view(None).recruited == ()
+    # Kept through a restart (JSON) and a replay.
+    assert codes(type(g).from_json(g.to_json()).view(0).recruited) == ["O1", "spy", "O2"]
+    g.play("return R1 spy")
+    assert g.view(0).recruited == () and g.recruited == []
+
+
 def test_recruiter_draws_what_there_is():
     g = tactics("turn: P1\nhand P1: recruiter R1\nhand P2: B1\ndeck: empty\ntactic deck: empty\n")
     assert Recruit() not in g.legal_moves()
