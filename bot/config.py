@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.store import SYNCHRONOUS, Settings
+from bot.store import SYNCHRONOUS, Settings, is_postgres
 
 TOKEN_HELP = (
     "No Discord bot token. Create an application at https://discord.com/developers/applications,"
@@ -31,8 +31,11 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     token: str | None = field(default=None, repr=False)
-    database: Path = Path("schotten.sqlite3")
+    database: Path | str = Path("schotten.sqlite3")  # a SQLite file or a postgresql:// URL
     synchronous: str = "full"  # SQLite durability: "full" (power-cut safe) or "normal"
+    pool_size: int = 10  # PostgreSQL connections per process, at most
+    shards: tuple[int, int] | None = None  # the first and last shard this process runs
+    shard_count: int | None = None  # shards in all (None: as Discord recommends)
     dev_guild: int | None = None  # sync commands to this server at once, for development
     log_level: str = "INFO"
     timer_seconds: float = 60.0
@@ -42,7 +45,10 @@ class Config:
 
     def __repr__(self) -> str:
         token = "set" if self.token else "missing"
-        return f"Config(token={token}, database={str(self.database)!r}, dev_guild={self.dev_guild})"
+        return (
+            f"Config(token={token}, database={safe_database(self.database)!r},"
+            f" dev_guild={self.dev_guild})"
+        )
 
     def require_token(self) -> str:
         if not self.token:
@@ -55,7 +61,18 @@ _Check = Callable[[Any], bool]
 _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
     "bot": {
         "token": (str, bool, "the bot's token, a non-empty string"),
-        "database": (str, bool, "a file path, as a string"),
+        "database": (
+            str,
+            bool,
+            'a SQLite file path, or a PostgreSQL URL such as "postgresql://bot@localhost/schotten"',
+        ),
+        "pool_size": (int, lambda v: 1 <= v <= 100, "a whole number of connections, 1 to 100"),
+        "shards": (
+            str,
+            lambda v: parse_shards(v) is not None,
+            'a range of shard numbers such as "0-3", or one number such as "2"',
+        ),
+        "shard_count": (int, lambda v: 1 <= v <= 10000, "a whole number of shards, 1 or more"),
         "synchronous": (
             str,
             lambda v: v.lower() in SYNCHRONOUS,
@@ -77,6 +94,52 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
     },
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def parse_shards(text: str) -> tuple[int, int] | None:
+    """ "0-3" -> (0, 3), "2" -> (2, 2); None if it is not such a range."""
+    first, _, last = text.strip().partition("-")
+    if not first.strip().isdigit() or (last and not last.strip().isdigit()):
+        return None
+    a, b = int(first), int(last) if last else int(first)
+    return (a, b) if a <= b else None
+
+
+def check_shards(shards: tuple[int, int] | None, count: int | None) -> None:
+    """A range of shards needs the count of them all, and must lie within it."""
+    if shards is None:
+        return
+    if count is None:
+        raise ConfigError(
+            "A range of shards needs the number of shards in all: give shard_count too"
+            " (every process of the bot must use the same one)."
+        )
+    if shards[1] >= count:
+        raise ConfigError(
+            f"Shards {shards[0]}-{shards[1]} do not exist among {count}: they are numbered"
+            f" 0 to {count - 1}."
+        )
+
+
+def safe_database(database: Path | str) -> str:
+    """The database for logs: a URL's password is replaced by ***."""
+    text = str(database)
+    if not is_postgres(text):
+        return text
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def database_of(text: str) -> Path | str:
+    """A PostgreSQL URL stays a string (a Path would fold its //); a file is a Path."""
+    return text if is_postgres(text) else Path(text)
 
 
 def _typed(value: Any, kind: type) -> bool:
@@ -141,10 +204,19 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
     defaults = settings.get("defaults", {})
     computer = settings.get("computer", {})
     dev = bot.get("dev_guild") or None
+    shards = parse_shards(bot["shards"]) if "shards" in bot else None
+    shard_count = int(bot["shard_count"]) if "shard_count" in bot else None
+    try:
+        check_shards(shards, shard_count)
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
     return Config(
         token=env.get("DISCORD_TOKEN") or bot.get("token") or None,
-        database=Path(bot.get("database", "schotten.sqlite3")),
+        database=database_of(str(bot.get("database", "schotten.sqlite3"))),
         synchronous=str(bot.get("synchronous", "full")).lower(),
+        pool_size=int(bot.get("pool_size", 10)),
+        shards=shards,
+        shard_count=shard_count,
         dev_guild=int(dev) if dev else None,
         log_level=str(bot.get("log_level", "INFO")).upper(),
         timer_seconds=float(bot.get("timer_seconds", 60)),

@@ -1,4 +1,5 @@
-"""The database schema, as numbered migrations recorded in `PRAGMA user_version`.
+"""The SQLite schema, as numbered migrations recorded in `PRAGMA user_version`
+(bot/migrations_pg.py holds the same migrations for PostgreSQL, number for number).
 
 Migrations only ever get appended: migration N takes a database at version N-1 to N. The
 store runs the missing ones at start-up, each in its own transaction, so a database from any
@@ -129,6 +130,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX outbox_pending ON outbox(next_try) WHERE status = 'pending';
     CREATE INDEX outbox_match ON outbox(match_id, id);
+    """,
+    # 4: the computer's turn is claimed by the process that searches it, until then, so
+    # that with several processes each turn is searched and played once.
+    """
+    ALTER TABLE matches ADD COLUMN ai_lease_until REAL;
     """,
 ]
 

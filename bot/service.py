@@ -66,16 +66,18 @@ class GameService:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        database: str | Path,
         *,
         clock: Clock | None = None,
         seeds: Callable[[], int] = new_seed,
         defaults: Settings | None = None,
         synchronous: str = "full",
+        pool_size: int = 10,
     ) -> GameService:
-        """`defaults` are the settings of servers that never changed theirs; `synchronous`
-        is SQLite's durability level (see `Store.open`)."""
-        store = await Store.open(path, synchronous=synchronous)
+        """`database`: a SQLite file or a `postgresql://` URL. `defaults` are the settings
+        of servers that never changed theirs; `synchronous` is SQLite's durability level
+        and `pool_size` PostgreSQL's connections (see `Store.open`)."""
+        store = await Store.open(database, synchronous=synchronous, pool_size=pool_size)
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
@@ -570,6 +572,7 @@ class GameService:
     async def _rate(self, tx: Tx, info: MatchInfo, match: Playable) -> list[RatingChange]:
         """Ratings move in the same transaction that ends the match."""
         game = info.spec.game
+        await self.store.lock_ratings(tx, info.guild_id, game, info.players)
         before: list[Rating] = []
         for user in info.players:
             row = await self.store.rating_in(tx, info.guild_id, game, user)

@@ -1,34 +1,43 @@
-"""All SQL of the bot: one SQLite file in WAL mode, read and written through aiosqlite.
+"""All SQL of the bot, behind one interface with two backends.
 
-Writes go through `transaction()`, the one explicit transaction helper: one writer
-connection, `BEGIN IMMEDIATE`, commit on success, roll back on any error. An asyncio lock
-keeps two coroutines from interleaving statements on the writer. Reads use a second
-connection, which in WAL mode sees only committed data, so a read never observes half of
-someone else's transaction.
+`Store.open(database)` opens a SQLite file (the default: `bot/store_sqlite.py`) or, for a
+`postgresql://` URL, a PostgreSQL database through asyncpg (`bot/store_pg.py`), which
+several bot processes may share. The queries below are written once, in the SQL both
+databases speak (`?` placeholders, which the PostgreSQL backend numbers), so the service
+never knows which one it talks to. What differs lives in the backends: connections,
+transactions, locks, JSON functions and the schema's migrations.
+
+Writes go through `transaction()`, the one explicit transaction helper: everything inside
+commits together or not at all. Races are settled in the database, never in memory: a
+move's version check, a challenge closed only while open, a reminder marked only once, an
+announcement claimed with a lease, ratings locked for the transaction that changes them,
+one active match per channel by a unique index.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from bot.errors import ServiceError
 
-from bot.migrations import LATEST, MIGRATIONS
-
-Row = sqlite3.Row
+# A result row: sqlite3.Row or asyncpg.Record; both read by column name or by position.
+Row = Any
 SYNCHRONOUS = ("full", "normal")
-# SQLite's INTEGER is 64-bit signed: a larger id (from a forged or damaged control) cannot
-# name a row, and binding it would raise OverflowError.
+# Ids are 64-bit signed integers in both databases: a larger id (from a forged or damaged
+# control) cannot name a row, and binding it would raise OverflowError.
 MAX_ID = 2**63 - 1
 
 
 def valid_id(value: int) -> bool:
     return 0 <= value <= MAX_ID
+
+
+def is_postgres(database: str | Path) -> bool:
+    return str(database).startswith(("postgresql://", "postgres://"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,114 +55,114 @@ class Settings:
 DMS_CLOSED = "the player's DMs are closed; told in the channel"
 
 
+class ChannelBusy(ServiceError):
+    """The channel already has an active match (the unique index said so)."""
+
+    def __init__(self) -> None:
+        super().__init__("This channel already has a game in progress.")
+
+
+class StoreUnavailable(ServiceError):
+    """The database cannot be reached right now (restarting, network): nothing was changed,
+    or, if the connection broke while committing, the change may have been stored."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The game database is not answering right now (it may be restarting). "
+            "Please try again in a moment."
+        )
+
+
 class Tx:
     """The writer inside a transaction: every write method of the store takes one."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; how many rows it changed."""
+        raise NotImplementedError
 
-    async def run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self.conn.execute(sql, params)
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """The same as `execute` (tests write with it)."""
+        return await self.execute(sql, params)
+
+    async def insert(
+        self, sql: str, params: Sequence[Any] = (), *, busy: type[ServiceError] | None = None
+    ) -> int:
+        """Insert one row; its new id. `busy`: raised when a unique index refuses it."""
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """A read inside the transaction (sees its own writes)."""
+        raise NotImplementedError
+
+    async def lock_keys(self, keys: Sequence[str]) -> None:
+        """Hold these named locks until the transaction ends (taken in sorted order, so two
+        transactions never wait for each other in a circle)."""
+        raise NotImplementedError
 
 
 class Store:
-    """The database. Open with `await Store.open(path)`; close with `await store.close()`."""
+    """The database. Open with `await Store.open(database)`; close with `await store.close()`."""
 
-    def __init__(
-        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection
-    ) -> None:
-        self.path = path
-        self._writer = writer
-        self._reader = reader
-        self._lock: Any = None  # an asyncio.Lock, made in open() on the running loop
+    # Whether only one process uses the database (SQLite: one bot process per file).
+    single_process = True
+    backend = "sqlite"
+
+    def __init__(self) -> None:
         # Settings of servers that never changed theirs (from the bot's configuration).
         self.defaults = Settings(0)
 
-    @classmethod
+    @staticmethod
     async def open(
-        cls, path: str | Path, *, upto: int = LATEST, synchronous: str = "full"
+        database: str | Path,
+        *,
+        upto: int | None = None,
+        synchronous: str = "full",
+        pool_size: int = 10,
     ) -> Store:
         """Open (creating if needed) and migrate to `upto` (tests use older versions).
 
-        `synchronous` "full" (the default) makes every commit durable before it returns, so
-        a power cut or an OS crash loses no acknowledged move; "normal" (WAL) survives a
-        killed process but may lose the last commits to a power cut, for more speed."""
-        import asyncio
-
+        A `postgresql://` URL opens PostgreSQL (`pool_size` connections at most); anything
+        else is a SQLite file, whose `synchronous` "full" (the default) makes every commit
+        durable before it returns, so a power cut or an OS crash loses no acknowledged move;
+        "normal" survives a killed process but may lose the last commits to a power cut."""
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}")
-        path = Path(path)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        await writer.execute("PRAGMA journal_mode=WAL")
-        await writer.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        await writer.execute("PRAGMA foreign_keys=ON")
-        await writer.execute("PRAGMA busy_timeout=5000")
-        reader = await aiosqlite.connect(path, isolation_level=None)
-        await reader.execute("PRAGMA busy_timeout=5000")
-        reader.row_factory = sqlite3.Row
-        writer.row_factory = sqlite3.Row
-        store = cls(path, writer, reader)
-        store._lock = asyncio.Lock()
-        await store._migrate(upto)
-        return store
+        if is_postgres(database):
+            from bot.store_pg import PgStore
+
+            return await PgStore.connect(str(database), upto=upto, pool_size=pool_size)
+        from bot.store_sqlite import SqliteStore
+
+        return await SqliteStore.connect(Path(database), upto=upto, synchronous=synchronous)
 
     async def close(self) -> None:
-        await self._reader.close()
-        await self._writer.close()
-
-    async def synchronous(self) -> int:
-        """SQLite's synchronous level of the writer (2: FULL, 1: NORMAL)."""
-        rows = await self._writer.execute_fetchall("PRAGMA synchronous")
-        return int(next(iter(rows))[0])
+        raise NotImplementedError
 
     async def version(self) -> int:
-        row = await self._one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+        """The schema's migration number."""
+        raise NotImplementedError
 
-    async def _migrate(self, upto: int) -> None:
-        current = await self.version()
-        for number in range(current + 1, upto + 1):
-            # Each migration and its version number commit together, or not at all.
-            script = (
-                f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\n"
-                f"PRAGMA user_version = {number};\nCOMMIT;"
-            )
-            async with self._lock:
-                try:
-                    await self._writer.executescript(script)
-                except BaseException:
-                    if self._writer.in_transaction:
-                        await self._writer.execute("ROLLBACK")
-                    raise
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """The one way to write: everything inside commits together or not at all."""
-        async with self._lock:
-            conn = self._writer
-            if conn.in_transaction:
-                raise RuntimeError("nested transaction")
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield Tx(conn)
-            except BaseException:
-                if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
-                raise
-            else:
-                if conn.in_transaction:
-                    await conn.execute("COMMIT")
-
-    # Reads run and finish in one call on the reader's thread. Statements left open between
-    # awaits would keep the connection's read snapshot alive while other coroutines read,
-    # and they would then see data older than what has been committed.
+        raise NotImplementedError
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        rows = await self._reader.execute_fetchall(sql, params)
-        return next(iter(rows), None)
+        raise NotImplementedError
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(await self._reader.execute_fetchall(sql, params))
+        raise NotImplementedError
+
+    def json_field(self, column: str, key: str, kind: str) -> str:
+        """SQL reading `key` of the JSON object in `column`, as an "int", a "bool" or
+        "json" text."""
+        raise NotImplementedError
+
+    async def tables(self) -> list[str]:
+        """The names of the bot's tables."""
+        raise NotImplementedError
 
     # Settings and users --------------------------------------------------------------------------
 
@@ -170,7 +179,7 @@ class Store:
         )
 
     async def put_settings(self, tx: Tx, s: Settings) -> None:
-        await tx.run(
+        await tx.execute(
             "INSERT INTO settings (guild_id, reminder_hours, forfeit_hours, challenge_hours,"
             " use_threads) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " reminder_hours = excluded.reminder_hours, forfeit_hours = excluded.forfeit_hours,"
@@ -179,7 +188,7 @@ class Store:
         )
 
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
-        await tx.run(
+        await tx.execute(
             "INSERT INTO users (user_id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (user_id)"
             " DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
             (user_id, name, int(is_bot)),
@@ -208,13 +217,11 @@ class Store:
         now: float,
         expires_at: float,
     ) -> int:
-        cur = await tx.run(
+        return await tx.insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, spec,"
             " ai_level, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, challenger_id, opponent_id, spec, ai_level, now, expires_at),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     async def challenge(self, challenge_id: int) -> Row | None:
         return await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
@@ -240,15 +247,15 @@ class Store:
         self, tx: Tx, challenge_id: int, status: str, now: float, match_id: int | None = None
     ) -> bool:
         """Close an open challenge; False if it was no longer open (someone was quicker)."""
-        cur = await tx.run(
+        changed = await tx.execute(
             "UPDATE challenges SET status = ?, closed_at = ?, match_id = ?"
             " WHERE id = ? AND status = 'open'",
             (status, now, match_id, challenge_id),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def set_challenge_message(self, tx: Tx, challenge_id: int, message_id: int) -> None:
-        await tx.run(
+        await tx.execute(
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
 
@@ -260,11 +267,12 @@ class Store:
     # Matches -----------------------------------------------------------------------------------
 
     async def add_match(self, tx: Tx, **values: Any) -> int:
+        """A new match; `ChannelBusy` if its channel already has an active one (the unique
+        index decides, so two processes starting games in one channel cannot both win)."""
         cols = ", ".join(values)
         marks = ", ".join("?" * len(values))
-        cur = await tx.run(f"INSERT INTO matches ({cols}) VALUES ({marks})", list(values.values()))
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        sql = f"INSERT INTO matches ({cols}) VALUES ({marks})"
+        return await tx.insert(sql, list(values.values()), busy=ChannelBusy)
 
     async def match(self, match_id: int) -> Row | None:
         return await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
@@ -304,7 +312,7 @@ class Store:
         if finished is not None:
             status = "finished"
             finished_at, winner, termination = finished
-        cur = await tx.run(
+        changed = await tx.execute(
             "UPDATE matches SET state = ?, version = version + 1, to_decide = ?, due_since = ?,"
             " reminded = ?, status = ?, finished_at = ?, winner = ?, termination = ?"
             " WHERE id = ? AND version = ?",
@@ -321,17 +329,19 @@ class Store:
                 expected_version,
             ),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def mark_reminded(self, tx: Tx, match_id: int, version: int) -> bool:
-        cur = await tx.run(
+        changed = await tx.execute(
             "UPDATE matches SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0",
             (match_id, version),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def set_board_message(self, tx: Tx, match_id: int, message_id: int) -> None:
-        await tx.run("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
+        await tx.execute(
+            "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
+        )
 
     async def due_matches(self, now: float) -> list[Row]:
         """Active matches owed a reminder or past their forfeit time, with their settings.
@@ -362,7 +372,7 @@ class Store:
     async def add_moves(
         self, tx: Tx, match_id: int, first_seq: int, moves: Sequence[tuple[int, str]], now: float
     ) -> None:
-        await tx.conn.executemany(
+        await tx.executemany(
             "INSERT INTO moves (match_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
             [(match_id, first_seq + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
         )
@@ -380,7 +390,7 @@ class Store:
         detail: str,
         now: float,
     ) -> None:
-        await tx.run(
+        await tx.execute(
             "INSERT INTO games (match_id, number, winner, termination, detail, finished_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (match_id, number, winner, termination, detail, now),
@@ -399,21 +409,27 @@ class Store:
             (guild_id, game, user_id),
         )
 
+    async def lock_ratings(self, tx: Tx, guild_id: int, game: str, user_ids: Sequence[int]) -> None:
+        """Keep other writers off these players' ratings until the transaction ends, so two
+        games ending at once for one player both count (no lost update)."""
+        await tx.lock_keys([f"rating:{guild_id}:{game}:{u}" for u in user_ids])
+
     async def rating_in(self, tx: Tx, guild_id: int, game: str, user_id: int) -> Row | None:
-        """The rating as the current transaction sees it (for read-modify-write)."""
-        cur = await tx.run(
+        """The rating as the current transaction sees it (for read-modify-write; take
+        `lock_ratings` first)."""
+        return await tx.fetchone(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
             (guild_id, game, user_id),
         )
-        return await cur.fetchone()  # type: ignore[no-any-return]
 
     async def put_rating(
         self, tx: Tx, guild_id: int, game: str, user_id: int, mu: float, sigma: float
     ) -> None:
-        await tx.run(
+        await tx.execute(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, rated_games)"
             " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-            " mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
+            " mu = excluded.mu, sigma = excluded.sigma, "
+            " rated_games = ratings.rated_games + 1",
             (guild_id, game, user_id, mu, sigma),
         )
 
@@ -444,12 +460,14 @@ class Store:
         return int(above[0]) + 1 if above else None
 
     async def finished_matches_of(self, guild_id: int, user_id: int, limit: int = -1) -> list[Row]:
-        """A player's finished matches, newest first."""
-        return await self._all(
+        """A player's finished matches, newest first (all of them if `limit` < 0)."""
+        sql = (
             "SELECT * FROM matches WHERE status = 'finished' AND guild_id = ?"
-            " AND (player0_id = ? OR player1_id = ?) ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (guild_id, user_id, user_id, limit),
+            " AND (player0_id = ? OR player1_id = ?) ORDER BY finished_at DESC, id DESC"
         )
+        if limit < 0:
+            return await self._all(sql, (guild_id, user_id, user_id))
+        return await self._all(sql + " LIMIT ?", (guild_id, user_id, user_id, limit))
 
     # The outbox ---------------------------------------------------------------------------------
 
@@ -467,13 +485,11 @@ class Store:
         seat: int | None = None,
         deferred: bool = False,
     ) -> int:
-        cur = await tx.run(
+        return await tx.insert(
             "INSERT INTO outbox (kind, match_id, challenge_id, version, seat, payload, deferred,"
             " created_by, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, match_id, challenge_id, version, seat, payload, int(deferred), boot, now, now),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     async def pending_announcements(self, now: float, match_id: int | None = None) -> list[Row]:
         """Announcements not yet made whose time has come, oldest first."""
@@ -486,20 +502,20 @@ class Store:
 
     async def last_board(self, tx: Tx, match_id: int) -> Row | None:
         """The newest board announcement of a match: whose step it showed, whether that
-        player's turn went on after it, and the turn's event lines so far (read with SQLite's
-        JSON functions, so the stored position is not parsed)."""
-        cur = await tx.run(
-            "SELECT id, json_extract(payload, '$.actor') AS actor,"
-            " json_extract(payload, '$.open') AS open, json_extract(payload, '$.events') AS events"
+        player's turn went on after it, and the turn's event lines so far (read with the
+        database's JSON functions, so the stored position is not parsed here)."""
+        j = self.json_field
+        return await tx.fetchone(
+            f"SELECT id, {j('payload', 'actor', 'int')} AS actor,"
+            f" {j('payload', 'open', 'bool')} AS open, {j('payload', 'events', 'json')} AS events"
             " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id DESC LIMIT 1",
             (match_id,),
         )
-        return await cur.fetchone()  # type: ignore[no-any-return]
 
     async def board_before(self, match_id: int, row_id: int) -> Row | None:
         """The board announcement made before this one: the message a turn's later steps edit."""
         return await self._one(
-            "SELECT id, status, message_id, json_extract(payload, '$.open') AS open"
+            f"SELECT id, status, message_id, {self.json_field('payload', 'open', 'bool')} AS open"
             " FROM outbox WHERE match_id = ? AND kind = 'board' AND id < ?"
             " ORDER BY id DESC LIMIT 1",
             (match_id, row_id),
@@ -529,12 +545,12 @@ class Store:
 
     async def claim_announcement(self, tx: Tx, row_id: int, now: float, lease: float) -> bool:
         """Take a pending announcement to send it; False if someone else has it."""
-        cur = await tx.run(
+        changed = await tx.execute(
             "UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?"
             " AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
             (now + lease, row_id, now),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def finish_announcement(
         self,
@@ -547,20 +563,23 @@ class Store:
         error: str | None = None,
     ) -> bool:
         """Mark an announcement sent, skipped (no longer needed) or dead (cannot be sent)."""
-        cur = await tx.run(
+        changed = await tx.execute(
             "UPDATE outbox SET status = ?, done_at = ?, message_id = ?, error = ?,"
             " lease_until = NULL WHERE id = ? AND status = 'pending'",
             (status, now, message_id, error, row_id),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def retry_announcement(self, tx: Tx, row_id: int, next_try: float, error: str) -> None:
-        await tx.run(
+        await tx.execute(
             "UPDATE outbox SET next_try = ?, error = ?, lease_until = NULL"
             " WHERE id = ? AND status = 'pending'",
             (next_try, error, row_id),
         )
 
     async def release_leases(self, tx: Tx) -> None:
-        """At start-up: whatever an earlier run of this bot held, it no longer sends."""
-        await tx.run("UPDATE outbox SET lease_until = NULL WHERE status = 'pending'")
+        """At start-up, when this is the only process on the database: whatever an earlier
+        run held, it no longer sends. With several processes (PostgreSQL) another one may be
+        sending right now, so there leases run out by themselves instead."""
+        if self.single_process:
+            await tx.execute("UPDATE outbox SET lease_until = NULL WHERE status = 'pending'")

@@ -1,6 +1,12 @@
-"""Shared test settings."""
+"""Shared test settings, and PostgreSQL for the tests that run on both backends."""
 
+import itertools
+import os
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.pg import MISSING, Cluster, server_bin
 
 # Property tests run a fixed, generous number of examples; the machine is slow and shared,
 # so no per-example deadline (speed is measured by benchmarks, not tests).
@@ -8,3 +14,48 @@ settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile("default")
+
+
+# PostgreSQL ---------------------------------------------------------------------------------
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One PostgreSQL server for the whole run, started on first use."""
+    if server_bin() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the PostgreSQL tests: {MISSING}")
+        pytest.skip(MISSING)
+    cluster = Cluster()
+    cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_cluster):
+    """A new, empty database on the test cluster."""
+    import asyncpg
+
+    name = f"t{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(pg_cluster.url())
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    yield pg_cluster.url(name)
+    admin = await asyncpg.connect(pg_cluster.url())
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """Each backend in turn: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "schotten.sqlite3"
+    return request.getfixturevalue("pg_url")

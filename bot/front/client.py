@@ -26,14 +26,19 @@ from bot.service import GameService
 log = logging.getLogger("schotten.bot")
 
 
-class SchottenBot(discord.Client):
-    """The bot: one command group, persistent controls, a timer loop, the computer."""
+class SchottenBot(discord.AutoShardedClient):
+    """The bot: one command group, persistent controls, a timer loop, the computer.
+
+    Sharded as discord.py's AutoShardedClient: every shard in this process by default, or
+    the range `config.shards` of `config.shard_count`. Any process can play any game: what
+    it announces goes out through REST, whichever shard the game's server is on (and a
+    click in a DM arrives on shard 0, whatever server its game is in)."""
 
     def __init__(
         self,
         config: Config,
         *,
-        database: Path | None = None,
+        database: Path | str | None = None,
         clock: Clock | None = None,
         seed: int | None = None,
         **client_options: Any,
@@ -41,6 +46,11 @@ class SchottenBot(discord.Client):
         """`seed` makes the deals and the computer's choices repeatable (the sandbox's
         --seed); a real bot leaves it None and deals from the system's randomness."""
         intents = discord.Intents.default()  # no privileged intents are needed
+        if config.shards is not None:
+            first, last = config.shards
+            client_options.setdefault("shard_ids", list(range(first, last + 1)))
+        if config.shard_count is not None:
+            client_options.setdefault("shard_count", config.shard_count)
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
@@ -66,10 +76,12 @@ class SchottenBot(discord.Client):
             defaults=self.config.defaults,
             clock=self.clock,
             synchronous=self.config.synchronous,
+            pool_size=self.config.pool_size,
             **seeds,
         )
         # Whatever an earlier run had taken to announce and did not finish, this one sends
-        # (one bot process per database file; see README).
+        # (with SQLite, the only process on its file; several processes on PostgreSQL
+        # leave each other's leases to run out).
         await self.service.release_announcements()
         self.front = Front(self, self.service)
         self.computer = Computer(self.front, workers=self.config.computer_workers)
@@ -78,12 +90,14 @@ class SchottenBot(discord.Client):
         self.front.computer = self.computer
         self.add_dynamic_items(*ALL_CONTROLS)
         self.tree.add_command(SchottenCommands(self.front))
-        if self.config.dev_guild:
-            guild = discord.Object(self.config.dev_guild)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        # One process syncs the commands: the one with shard 0 (or every shard).
+        if self.shard_ids is None or 0 in self.shard_ids:
+            if self.config.dev_guild:
+                guild = discord.Object(self.config.dev_guild)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
         self.timers.change_interval(seconds=self.config.timer_seconds)
         self.timers.start()
         self.computer.start()
@@ -119,7 +133,14 @@ class SchottenBot(discord.Client):
             self.service = None
 
     async def on_ready(self) -> None:
-        log.info("ready as %s (%s servers)", self.user, len(self.guilds))
+        shards = "all shards" if self.shard_ids is None else f"shards {self.shard_ids}"
+        log.info(
+            "ready as %s (%s servers, %s of %s)",
+            self.user,
+            len(self.guilds),
+            shards,
+            self.shard_count,
+        )
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button or menu that no control reads would get no answer at all (Discord
@@ -145,6 +166,8 @@ class SchottenBot(discord.Client):
             # did not announce), then what time brought.
             await self.front.relay.deliver()
             await self.front.handle_due()
+            if self.computer is not None:
+                self.computer.wake()  # a turn another process took and dropped
         except Exception:  # keep the loop running
             log.exception("timer loop")
 

@@ -1,5 +1,6 @@
-"""Fixtures for bot tests: real SQLite files in tmp_path, a manual clock, fixed seeds, and an
-emulated Discord with one server of three members."""
+"""Fixtures for bot tests: real SQLite files in tmp_path or real PostgreSQL databases (the
+`database` fixture of tests/conftest.py gives each in turn), a manual clock, fixed seeds,
+and an emulated Discord with one server of three members."""
 
 import itertools
 
@@ -29,20 +30,26 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def service(db_path, clock):
+async def service(database, clock):
     seeds = itertools.count(1000)
-    svc = await GameService.open(db_path, clock=clock, seeds=lambda: next(seeds))
+    svc = await GameService.open(database, clock=clock, seeds=lambda: next(seeds))
     yield svc
     await svc.close()
 
 
 @pytest.fixture
-async def world(tmp_path):
+def bot_database(tmp_path):
+    """The bot's database in `world`: a SQLite file (test_e2e.py runs on both backends)."""
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+async def world(bot_database):
     async with Emulator() as emu, emu.point_discord():
         guild = emu.create_guild("Test Server")
         alice = guild.add_member("Alice")
         bob = guild.add_member("Bob")
         carol = guild.add_member("Carol")
-        yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
+        yield emu, guild, alice, bob, carol, bot_database
         assert emu.server_errors == []
         assert emu.unhandled_requests == []

@@ -19,6 +19,12 @@ from bot.sandbox import (
 from engine.api import VARIANTS, new_match
 
 
+@pytest.fixture
+def bot_database(database):
+    """These games run on both backends: a SQLite file and a PostgreSQL database."""
+    return database
+
+
 @asynccontextmanager
 async def running_bot(emu, db_path, clock=None):
     bot = SchottenBot(

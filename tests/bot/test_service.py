@@ -1,4 +1,5 @@
-"""The game service over real SQLite files: lifecycles, races, restarts, refusals."""
+"""The game service over real SQLite files and PostgreSQL databases: lifecycles, races,
+restarts, refusals."""
 
 import asyncio
 import json
@@ -93,9 +94,9 @@ async def test_a_double_click_is_recognised(service):
         await service.play(info.id, info.players[seat], move, expected_version=info.version)
 
 
-async def test_two_services_on_one_file_race_safely(db_path, clock):
-    a = await GameService.open(db_path, clock=clock, seeds=lambda: 5)
-    b = await GameService.open(db_path, clock=clock, seeds=lambda: 6)
+async def test_two_services_on_one_file_race_safely(database, clock):
+    a = await GameService.open(database, clock=clock, seeds=lambda: 5)
+    b = await GameService.open(database, clock=clock, seeds=lambda: 6)
     try:
         info = await start(a)
         seat = info.match.to_decide
@@ -114,14 +115,14 @@ async def test_two_services_on_one_file_race_safely(db_path, clock):
         await b.close()
 
 
-async def test_close_and_reopen_in_the_middle_of_a_game(db_path, clock):
-    svc = await GameService.open(db_path, clock=clock, seeds=lambda: 77)
+async def test_close_and_reopen_in_the_middle_of_a_game(database, clock):
+    svc = await GameService.open(database, clock=clock, seeds=lambda: 77)
     info = await start(svc, "siege-tactics")
     rng = random.Random(2)
     await play_random(svc, info.id, rng, moves=15)
     before = (await svc.match(info.id)).match.to_json()
     await svc.close()
-    svc = await GameService.open(db_path, clock=clock, seeds=lambda: 78)
+    svc = await GameService.open(database, clock=clock, seeds=lambda: 78)
     try:
         again = await svc.match(info.id)
         assert again.match.to_json() == before
@@ -314,12 +315,12 @@ async def test_forfeit_can_be_turned_off_and_reminders_tuned(service, clock):
     assert (await service.due()).forfeits == []
 
 
-async def test_deadlines_survive_a_restart(db_path, clock):
-    svc = await GameService.open(db_path, clock=clock, seeds=lambda: 3)
+async def test_deadlines_survive_a_restart(database, clock):
+    svc = await GameService.open(database, clock=clock, seeds=lambda: 3)
     info = await start(svc)
     await svc.close()
     clock.advance(hours=80)
-    svc = await GameService.open(db_path, clock=clock, seeds=lambda: 4)
+    svc = await GameService.open(database, clock=clock, seeds=lambda: 4)
     try:
         work = await svc.due()
         assert [f.info.id for f in work.forfeits] == [info.id]

@@ -1,25 +1,27 @@
-"""The SQLite store: migrations, and the one transaction helper."""
+"""The store on both backends: migrations, and the one transaction helper."""
 
 import json
+import sqlite3
 
+import asyncpg
 import pytest
 
+from bot import migrations_pg
 from bot.migrations import LATEST, MIGRATIONS
 from bot.service import GameService
 from bot.store import Store
 from engine.api import MatchSpec, new_match
 
 
-async def tables(store):
-    rows = await store._all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    return [r["name"] for r in rows]
+def test_both_backends_have_the_same_migrations():
+    assert len(migrations_pg.MIGRATIONS) == migrations_pg.LATEST == LATEST
 
 
-async def test_migrates_an_empty_file_to_the_latest_version(db_path):
-    store = await Store.open(db_path)
+async def test_migrates_an_empty_database_to_the_latest_version(database):
+    store = await Store.open(database)
     try:
         assert await store.version() == LATEST == len(MIGRATIONS)
-        assert await tables(store) == [
+        assert await store.tables() == [
             "challenges",
             "games",
             "matches",
@@ -29,17 +31,24 @@ async def test_migrates_an_empty_file_to_the_latest_version(db_path):
             "settings",
             "users",
         ]
-        mode = await store._one("PRAGMA journal_mode")
-        assert mode[0] == "wal"
-        assert await store.synchronous() == 2  # FULL: durable before a commit returns
+        if store.backend == "sqlite":
+            mode = await store._one("PRAGMA journal_mode")
+            assert mode[0] == "wal"
+            assert await store.synchronous() == 2  # FULL: durable before a commit returns
+    finally:
+        await store.close()
+    # Opening it again (another process starting) migrates nothing and keeps the version.
+    store = await Store.open(database)
+    try:
+        assert await store.version() == LATEST
     finally:
         await store.close()
 
 
 @pytest.mark.parametrize("old", range(1, LATEST))
-async def test_migrates_from_every_earlier_version_keeping_data(db_path, clock, old):
+async def test_migrates_from_every_earlier_version_keeping_data(database, clock, old):
     # A database written by an older bot: version `old`, with a game in progress.
-    store = await Store.open(db_path, upto=old)
+    store = await Store.open(database, upto=old)
     assert await store.version() == old
     match = new_match(MatchSpec("classic"), 5)
     async with store.transaction() as tx:
@@ -56,7 +65,7 @@ async def test_migrates_from_every_earlier_version_keeping_data(db_path, clock, 
             ),
         )
     await store.close()
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(database, clock=clock)
     try:
         assert await service.store.version() == LATEST
         info = await service.match(7)
@@ -68,8 +77,8 @@ async def test_migrates_from_every_earlier_version_keeping_data(db_path, clock, 
         await service.close()
 
 
-async def test_a_failed_transaction_writes_nothing(db_path):
-    store = await Store.open(db_path)
+async def test_a_failed_transaction_writes_nothing(database):
+    store = await Store.open(database)
     try:
         with pytest.raises(RuntimeError, match="boom"):
             async with store.transaction() as tx:
@@ -83,17 +92,15 @@ async def test_a_failed_transaction_writes_nothing(db_path):
         await store.close()
 
 
-async def test_one_active_match_per_channel_is_enforced_by_the_schema(db_path):
-    import sqlite3
-
-    store = await Store.open(db_path)
+async def test_one_active_match_per_channel_is_enforced_by_the_schema(database):
+    store = await Store.open(database)
     values = "(10, 100, 1, 2, 'classic', 'st1', '{}', 1, '{}', 0, 0)"
     cols = "(guild_id, channel_id, player0_id, player1_id, variant, game, spec, seed, state,"
     cols += " due_since, created_at)"
     try:
         async with store.transaction() as tx:
             await tx.run(f"INSERT INTO matches {cols} VALUES {values}")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
             async with store.transaction() as tx:
                 await tx.run(f"INSERT INTO matches {cols} VALUES {values}")
     finally:

@@ -1,0 +1,192 @@
+"""The PostgreSQL backend of the store, through asyncpg: for bots that run several processes
+(shards) on one database.
+
+A pool of connections serves reads and transactions; each transaction is READ COMMITTED,
+which is enough because every race is settled by the statement that writes: a move's
+`UPDATE ... WHERE version = ?` (a second writer waits for the first's row lock, then finds
+the version changed), a challenge closed only while open, an announcement or a computer
+turn claimed with a lease, one active match per channel by the unique index. Ratings are
+read and written under advisory locks taken in a fixed order (`lock_keys`), so two games
+that end at once for the same player both count.
+
+The queries are the store's, written with `?`: they are numbered ($1, $2...) once and
+cached. A connection that breaks (the server restarting, the network) makes the request
+fail with `StoreUnavailable`, which the player reads as "try again"; the pool connects
+anew on the next request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any
+
+import asyncpg
+
+from bot.errors import ServiceError
+from bot.migrations_pg import LATEST, MIGRATIONS
+from bot.store import Row, Store, StoreUnavailable, Tx
+
+# An arbitrary number for the advisory lock that migrations hold.
+MIGRATION_LOCK = 7_112_017
+# What a broken or refused connection raises.
+UNAVAILABLE: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+    ConnectionError,
+    OSError,
+    TimeoutError,
+)
+
+
+def _unavailable(error: BaseException) -> bool:
+    if isinstance(error, UNAVAILABLE):
+        return True
+    # asyncpg says "connection is closed" / "connection was closed in the middle of operation"
+    return isinstance(error, asyncpg.InterfaceError) and "connection" in str(error)
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's $1, $2..., leaving quoted text alone."""
+    out: list[str] = []
+    n = 0
+    for part in re.split(r"('(?:[^']|'')*')", sql):
+        if part.startswith("'"):
+            out.append(part)
+            continue
+        pieces = part.split("?")
+        for i, piece in enumerate(pieces):
+            if i:
+                n += 1
+                out.append(f"${n}")
+            out.append(piece)
+    return "".join(out)
+
+
+def _count(status: str) -> int:
+    """Rows changed, from a command status such as "UPDATE 1" or "INSERT 0 1"."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PgTx(Tx):
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _count(await self.conn.execute(numbered(sql), *params))
+
+    async def insert(
+        self, sql: str, params: Sequence[Any] = (), *, busy: type[ServiceError] | None = None
+    ) -> int:
+        try:
+            return int(await self.conn.fetchval(numbered(sql + " RETURNING id"), *params))
+        except asyncpg.UniqueViolationError:
+            if busy is not None:
+                raise busy() from None
+            raise
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.conn.executemany(numbered(sql), rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.conn.fetchrow(numbered(sql), *params)
+
+    async def lock_keys(self, keys: Sequence[str]) -> None:
+        for key in sorted(set(keys)):
+            await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+class PgStore(Store):
+    single_process = False
+    backend = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str) -> None:
+        super().__init__()
+        self.pool = pool
+        self.dsn = dsn
+
+    @classmethod
+    async def connect(cls, dsn: str, *, upto: int | None, pool_size: int) -> PgStore:
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=pool_size, command_timeout=30
+            )
+        except BaseException as e:
+            if _unavailable(e):
+                raise ConnectionError(f"cannot reach PostgreSQL: {e}") from None
+            raise
+        assert pool is not None
+        store = cls(pool, dsn)
+        await store._migrate(LATEST if upto is None else upto)
+        return store
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def _migrate(self, upto: int) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                current = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+                for number in range(current + 1, upto + 1):
+                    async with conn.transaction():
+                        await conn.execute(MIGRATIONS[number - 1])
+                        await conn.execute(
+                            "INSERT INTO schema_version (version) VALUES ($1)", number
+                        )
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def version(self) -> int:
+        row = await self._one("SELECT max(version) FROM schema_version")
+        return int(row[0] or 0) if row else 0
+
+    async def tables(self) -> list[str]:
+        rows = await self._all(
+            "SELECT table_name AS name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_name != 'schema_version'"
+            " ORDER BY table_name"
+        )
+        return [r["name"] for r in rows]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield PgTx(conn)
+        except BaseException as e:
+            if _unavailable(e):
+                raise StoreUnavailable() from e
+            raise
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        try:
+            return await self.pool.fetchrow(numbered(sql), *params)
+        except BaseException as e:
+            if _unavailable(e):
+                raise StoreUnavailable() from e
+            raise
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return list(await self.pool.fetch(numbered(sql), *params))
+        except BaseException as e:
+            if _unavailable(e):
+                raise StoreUnavailable() from e
+            raise
+
+    def json_field(self, column: str, key: str, kind: str) -> str:
+        cast = {"int": "::integer", "bool": "::boolean", "json": ""}[kind]
+        op = "->" if kind == "json" else "->>"
+        expr = f"({column}::json {op} '{key}')"
+        return f"{expr}::text" if kind == "json" else f"{expr}{cast}"

@@ -1,0 +1,95 @@
+"""A throwaway PostgreSQL cluster for tests: the distribution's `initdb` and `pg_ctl`, a
+data directory in a fresh temporary folder, TCP on a free loopback port, trust
+authentication, no fsync (the data dies with the tests). Dropped at the end.
+
+When the server's programs are missing the PostgreSQL tests skip with one line, except
+under CI (the environment variable CI set), where they must run: `.ci/run` installs the
+`postgresql` package, and a skip there would hide that it did not.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+MISSING = (
+    "PostgreSQL's server programs (initdb, pg_ctl) are not installed: apt-get install postgresql"
+)
+
+
+def server_bin() -> Path | None:
+    """The folder of initdb and pg_ctl: on PATH, or Debian's /usr/lib/postgresql/N/bin."""
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    return Path(versions[0]).parent if versions else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Cluster:
+    """One running server; `url(name)` is a database's URL."""
+
+    def __init__(self) -> None:
+        bindir = server_bin()
+        if bindir is None:
+            raise FileNotFoundError(MISSING)
+        self.bin = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="schotten-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        # initdb refuses to run as root: then the cluster belongs to the postgres user.
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user:
+            shutil.chown(self.root, self.user)
+            os.chmod(self.root, 0o700)
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
+
+    def start(self) -> None:
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port}"
+            f" -c unix_socket_directories='{self.root}' -c fsync=off"
+            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "start",
+        )
+
+    def restart(self) -> None:
+        """`pg_ctl restart` (fast mode: open connections are cut)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "restart")
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def log(self) -> str:
+        path = self.root / "log"
+        return path.read_text() if path.exists() else ""
