@@ -46,6 +46,9 @@ MAX_MOVE_LENGTH = 100
 DEFERRED_GRACE = 60.0
 # How long a sender may hold an announcement before another may take it over.
 LEASE_SECONDS = 60.0
+# How long a process keeps the computer's turn to itself while it searches (the longest
+# search, expert's, takes about 10 s).
+COMPUTER_LEASE_SECONDS = 120.0
 RETRY_LIMIT = 12
 
 
@@ -764,6 +767,15 @@ class GameService:
 
     async def computer_turns(self) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.computer_turns()]
+
+    async def claim_computer_turn(self, info: MatchInfo) -> bool:
+        """Whether this process searches and plays the computer's decision now: the claim
+        is made in the database, so with several processes each turn is taken once (a
+        process that dies with it leaves it to the others when the lease runs out)."""
+        async with self.store.transaction() as tx:
+            return await self.store.claim_computer_turn(
+                tx, info.id, info.version, self.clock.now(), COMPUTER_LEASE_SECONDS
+            )
 
     # Standings and history ----------------------------------------------------------------------
 

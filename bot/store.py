@@ -314,7 +314,8 @@ class Store:
             finished_at, winner, termination = finished
         changed = await tx.execute(
             "UPDATE matches SET state = ?, version = version + 1, to_decide = ?, due_since = ?,"
-            " reminded = ?, status = ?, finished_at = ?, winner = ?, termination = ?"
+            " reminded = ?, status = ?, finished_at = ?, winner = ?, termination = ?,"
+            " ai_lease_until = NULL"
             " WHERE id = ? AND version = ?",
             (
                 state,
@@ -366,6 +367,18 @@ class Store:
             "SELECT * FROM matches WHERE status = 'active' AND ai_seat IS NOT NULL"
             " AND to_decide = ai_seat ORDER BY due_since"
         )
+
+    async def claim_computer_turn(
+        self, tx: Tx, match_id: int, version: int, now: float, lease: float
+    ) -> bool:
+        """Take the computer's decision at this version, to search and play it; False if
+        another process (or an earlier wake of this one) has it and its lease runs."""
+        changed = await tx.execute(
+            "UPDATE matches SET ai_lease_until = ? WHERE id = ? AND version = ?"
+            " AND status = 'active' AND (ai_lease_until IS NULL OR ai_lease_until <= ?)",
+            (now + lease, match_id, version, now),
+        )
+        return changed == 1
 
     # Moves and finished games ------------------------------------------------------------------
 
@@ -583,3 +596,6 @@ class Store:
         sending right now, so there leases run out by themselves instead."""
         if self.single_process:
             await tx.execute("UPDATE outbox SET lease_until = NULL WHERE status = 'pending'")
+            await tx.execute(
+                "UPDATE matches SET ai_lease_until = NULL WHERE ai_lease_until IS NOT NULL"
+            )

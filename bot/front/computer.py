@@ -72,6 +72,8 @@ class Computer:
     async def _play(self, info: Any) -> None:
         seat = info.ai_seat
         assert seat is not None and self.pool is not None
+        if not await self.front.service.claim_computer_turn(info):
+            return  # another process, or an earlier wake of this one, is on it
         loop = asyncio.get_running_loop()
         state = info.match.to_json()
         seed = self.rng.getrandbits(62)
