@@ -1,13 +1,15 @@
 """`schotten-bot` (also `python -m bot`): run the bot, or try it in the sandbox.
 
-schotten-bot run [--config config.toml]
+schotten-bot run [--config config.toml] [--shards 0-3 --shard-count 8]
 schotten-bot sandbox [--game classic] [--out DIR] [--seed N] [--computer LEVEL]
+schotten-bot migrate-db --from schotten.sqlite3 --to postgresql://...
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import signal
 import sys
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import aiohttp
 
-from bot.config import ConfigError, load_config
+from bot.config import ConfigError, check_shards, load_config, parse_shards
 from engine.api import VARIANTS
 
 if TYPE_CHECKING:
@@ -49,12 +51,23 @@ def quiet_voice_warnings() -> None:
     logging.getLogger("discord.client").addFilter(_NoVoice())
 
 
-async def _run(config_path: Path | None) -> int:
+async def _run(
+    config_path: Path | None,
+    shards: tuple[int, int] | None = None,
+    shard_count: int | None = None,
+) -> int:
     from bot.front.client import SchottenBot
 
     if config_path is None and DEFAULT_CONFIG.exists():
         config_path = DEFAULT_CONFIG
     config = load_config(config_path)
+    if shards is not None or shard_count is not None:  # the command line wins over the file
+        config = dataclasses.replace(
+            config,
+            shards=shards if shards is not None else config.shards,
+            shard_count=shard_count if shard_count is not None else config.shard_count,
+        )
+        check_shards(config.shards, config.shard_count)
     _logging(config.log_level)
     quiet_voice_warnings()
     if config_path is None:
@@ -111,13 +124,37 @@ async def serve(bot: SchottenBot, token: str) -> int:
     return 0
 
 
+def _shard_range(text: str) -> tuple[int, int]:
+    shards = parse_shards(text)
+    if shards is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range of shards such as 0-3 or 2")
+    return shards
+
+
+async def _migrate_db(source: str, target: str) -> int:
+    from bot.config import safe_database
+    from bot.migrate_db import MigrationError, migrate_database
+
+    print(f"Copying {safe_database(source)} into {safe_database(target)}…")
+    try:
+        report = await migrate_database(source, target, progress=print)
+    except MigrationError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except (ConnectionError, OSError) as e:
+        print(f"Cannot open the database: {e}", file=sys.stderr)
+        return 2
+    print(report.summary())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="schotten-bot",
         description="Schotten Totten and Schotten Totten 2 on Discord.",
         epilog="See README.md for setting up the bot's Discord application.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,sandbox}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,sandbox,migrate-db}")
     run = sub.add_parser(
         "run",
         help="Connect to Discord with the bot's token and serve games until stopped.",
@@ -129,6 +166,22 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="The TOML settings file (see config.example.toml). Without it, ./config.toml is"
         " read if it exists; DISCORD_TOKEN in the environment overrides the file's token.",
+    )
+    run.add_argument(
+        "--shards",
+        type=_shard_range,
+        default=None,
+        metavar="FIRST-LAST",
+        help="Run only these shards (such as 0-3) in this process, with --shard-count; other"
+        " processes on the same PostgreSQL database run the rest. Default: every shard.",
+    )
+    run.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        metavar="N",
+        help="The number of shards in all, the same in every process (default: as Discord"
+        " recommends for the bot's number of servers).",
     )
     sandbox = sub.add_parser(
         "sandbox",
@@ -162,6 +215,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Let the second member be the computer opponent at this level.",
     )
+    migrate = sub.add_parser(
+        "migrate-db",
+        help="Copy every game, rating and setting from one database into a new, empty one.",
+        description="Copy everything (games, moves, challenges, ratings, settings, names,"
+        " announcements) from a SQLite file into an empty PostgreSQL database (or between"
+        " any two), then check that every game replays to its stored state. Stop the bot"
+        " first; refuses a target that already holds data.",
+    )
+    migrate.add_argument(
+        "--from", dest="source", required=True, help="The database to copy: a SQLite file."
+    )
+    migrate.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        help="The new, empty database: a postgresql:// URL (or a SQLite file).",
+    )
     return parser
 
 
@@ -169,7 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "run":
-            return asyncio.run(_run(args.config))
+            return asyncio.run(_run(args.config, args.shards, args.shard_count))
+        if args.command == "migrate-db":
+            return asyncio.run(_migrate_db(args.source, args.target))
         from bot.sandbox import run_sandbox
 
         _logging("WARNING")

@@ -86,3 +86,41 @@ async def test_the_sandbox_can_play_against_the_computer(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "the computer (easy)" in printed and "over after" in printed
     assert "Accept" not in printed  # no acceptance: the game starts at once
+
+
+def test_databases_and_shards_in_the_config(tmp_path):
+    from pathlib import Path
+
+    path = tmp_path / "c.toml"
+    path.write_text(
+        '[bot]\ndatabase = "postgresql://bot:s3cret@db.example:5433/schotten"\n'
+        'shards = "2-3"\nshard_count = 4\npool_size = 5\n'
+    )
+    config = load_config(path, environ={})
+    # A URL stays as written (a Path would fold its //); its password never shows in logs.
+    assert config.database == "postgresql://bot:s3cret@db.example:5433/schotten"
+    assert "s3cret" not in repr(config) and "bot:***@db.example:5433" in repr(config)
+    assert (config.shards, config.shard_count, config.pool_size) == ((2, 3), 4, 5)
+    path.write_text('[bot]\ndatabase = "games.sqlite3"\n')
+    assert load_config(path, environ={}).database == Path("games.sqlite3")
+    for text, message in [
+        ('shards = "0-3"\n', "needs the number of shards in all"),
+        ('shards = "0-3"\nshard_count = 2\n', "do not exist among 2"),
+        ('shards = "3-1"\nshard_count = 4\n', "range of shard numbers"),
+        ('shards = "all"\n', "range of shard numbers"),
+        ("shard_count = 0\n", "1 or more"),
+    ]:
+        path.write_text("[bot]\n" + text)
+        with pytest.raises(ConfigError, match=message):
+            load_config(path, environ={})
+
+
+def test_run_checks_shards_given_on_the_command_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    config = tmp_path / "c.toml"
+    config.write_text("[bot]\n")
+    assert main(["run", "--config", str(config), "--shards", "0-3"]) == 2
+    assert "needs the number of shards in all" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["run", "--shards", "x-y"])
+    assert "not a range of shards" in capsys.readouterr().err
