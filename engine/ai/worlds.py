@@ -133,6 +133,7 @@ def _st1_world(view: St1View, rng: random.Random) -> St1Game:
     game.joker_played = list(view.jokers_played)
     game.last_claimer = view.last_claimer
     game.recruit_left = view.recruit_left
+    game.recruited = list(view.recruited)  # the viewer's own cards, if it is their Recruiter
     game.clock = 2  # after every completion time above
     return game
 
