@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-SUITES = ["st1", "st2", "render", "service", "e2e", "turns", "ai"]
+SUITES = ["st1", "st2", "render", "service", "service_pg", "e2e", "turns", "ai"]
 
 
 def main(argv: list[str]) -> int:

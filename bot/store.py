@@ -521,7 +521,9 @@ class Store:
         return await tx.fetchone(
             f"SELECT id, {j('payload', 'actor', 'int')} AS actor,"
             f" {j('payload', 'open', 'bool')} AS open, {j('payload', 'events', 'json')} AS events"
-            " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id DESC LIMIT 1",
+            # The newest row by its id first, so the JSON is read from that row only.
+            " FROM outbox WHERE id = (SELECT max(id) FROM outbox"
+            " WHERE match_id = ? AND kind = 'board')",
             (match_id,),
         )
 
@@ -599,3 +601,10 @@ class Store:
             await tx.execute(
                 "UPDATE matches SET ai_lease_until = NULL WHERE ai_lease_until IS NOT NULL"
             )
+
+    # Copying a whole database (bot/migrate_db.py) --------------------------------------------
+
+    async def reset_ids(self, tx: Tx) -> None:
+        """After rows were inserted with their own ids (a copy from another database), make
+        new rows get ids above them. Nothing to do in SQLite, whose new INTEGER PRIMARY KEY
+        is always one more than the largest; PostgreSQL moves its identity sequences."""

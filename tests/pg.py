@@ -1,6 +1,8 @@
 """A throwaway PostgreSQL cluster for tests: the distribution's `initdb` and `pg_ctl`, a
 data directory in a fresh temporary folder, TCP on a free loopback port, trust
 authentication, no fsync (the data dies with the tests). Dropped at the end.
+`Cluster(durable=True)` keeps PostgreSQL's own defaults for fsync, synchronous_commit and
+full_page_writes instead, as a real deployment would (the benchmarks use it).
 
 When the server's programs are missing the PostgreSQL tests skip with one line, except
 under CI (the environment variable CI set), where they must run: `.ci/run` installs the
@@ -40,7 +42,8 @@ def _free_port() -> int:
 class Cluster:
     """One running server; `url(name)` is a database's URL."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
         bindir = server_bin()
         if bindir is None:
             raise FileNotFoundError(MISSING)
@@ -64,9 +67,10 @@ class Cluster:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port}"
-            f" -c unix_socket_directories='{self.root}' -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            f" -c unix_socket_directories='{self.root}' -c max_connections=200"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             "pg_ctl",
             "-D",
@@ -81,7 +85,10 @@ class Cluster:
 
     def restart(self) -> None:
         """`pg_ctl restart` (fast mode: open connections are cut)."""
-        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "restart")
+        # -l as at the start: otherwise the new server inherits our output pipes, and
+        # waiting for pg_ctl's output would wait for the server to exit.
+        log = str(self.root / "log")
+        self._run("pg_ctl", "-D", str(self.data), "-l", log, "-m", "fast", "-w", "restart")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
