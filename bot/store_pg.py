@@ -136,7 +136,11 @@ class PgStore(Store):
             raise
         assert pool is not None
         store = cls(pool, dsn)
-        await store._migrate(LATEST if upto is None else upto)
+        try:
+            await store._migrate(LATEST if upto is None else upto)
+        except BaseException:
+            await pool.close()
+            raise
         return store
 
     async def close(self) -> None:

@@ -67,16 +67,24 @@ class SqliteStore(Store):
     @classmethod
     async def connect(cls, path: Path, *, upto: int | None, synchronous: str) -> SqliteStore:
         writer = await aiosqlite.connect(path, isolation_level=None)
-        await writer.execute("PRAGMA journal_mode=WAL")
-        await writer.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        await writer.execute("PRAGMA foreign_keys=ON")
-        await writer.execute("PRAGMA busy_timeout=5000")
-        reader = await aiosqlite.connect(path, isolation_level=None)
-        await reader.execute("PRAGMA busy_timeout=5000")
-        reader.row_factory = sqlite3.Row
-        writer.row_factory = sqlite3.Row
-        store = cls(path, writer, reader)
-        await store._migrate(LATEST if upto is None else upto)
+        reader: aiosqlite.Connection | None = None
+        try:
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await writer.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            await writer.execute("PRAGMA foreign_keys=ON")
+            await writer.execute("PRAGMA busy_timeout=5000")
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+            reader.row_factory = sqlite3.Row
+            writer.row_factory = sqlite3.Row
+            store = cls(path, writer, reader)
+            await store._migrate(LATEST if upto is None else upto)
+        except BaseException:
+            # Each aiosqlite connection runs a thread that would keep the process alive.
+            for conn in (reader, writer):
+                if conn is not None:
+                    await conn.close()
+            raise
         return store
 
     async def close(self) -> None:
