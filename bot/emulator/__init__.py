@@ -41,6 +41,38 @@ For a sandbox, ``emu.print_chat(attachments_dir="out")`` prints lines like
 ``#general  Schotten Bot: ... [file: board.png 3 KB → out/…]`` as things happen, and
 ``emu.chat_events()`` is an async iterator of the same ``ChatEvent``s.
 
+Sharding works as on Discord: each gateway session IDENTIFYs with ``shard: [id, count]``
+(absent: ``[0, 1]``) and gets only its guilds (READY, GUILD_CREATE) and their events and
+interactions, the shard being ``(guild_id >> 22) % count`` (``shard_of(guild_id, count)``,
+``guild.shard_of(count)``); DM events and DM interactions go to shard 0. Several clients may
+share the shards (``AutoShardedClient(shard_ids=[0, 1], shard_count=4)`` next to
+``shard_ids=[2, 3]``); REST is not sharded. Example::
+
+    emu = Emulator(recommended_shards=2)   # GET /gateway/bot → "shards": 2
+    guilds = [emu.create_guild(f"G{n}") for n in range(4)]   # on shards 0, 1, 0, 1
+    late = emu.create_guild("Late", shard=(1, 2))            # placed on a chosen shard
+    client = MyShardedBot()                # AutoShardedClient() without shard_count: 2 shards
+    await emu.wait_for_bot(shards=[0, 1])  # every shard has a live session
+
+* Guild ids advance their timestamp part so that the n-th guild created is on shard
+  ``n % count`` for any count dividing 24 (ids run at most 23 ms ahead of the clock).
+* IDENTIFY with ``shard_id >= shard_count`` or ``shard_count < 1``, or with a shard count other
+  than the live sessions' (all processes must agree; Discord itself would allow it), is closed
+  with 4010 (discord.py raises ``ConnectionClosed``). Disconnected sessions of another shard
+  count are dropped when a new count is accepted (they can no longer RESUME).
+* Two live sessions on the same shard (two processes running it) both get its events, as on
+  Discord, and its interactions go to the newer one; ``emu.gateway.shard_sessions(n)`` shows
+  such duplicates.
+* An interaction whose shard has no live session, while other shards do, waits up to
+  ``command_wait`` for it and is then not delivered, as on Discord: the handle's
+  ``undelivered`` says why, it counts as expired (``assert_all_acknowledged`` reports it), a
+  "failure" chat event is emitted and waiting on it (``reply()``, ...) raises
+  ``EmulatorTimeout`` at once. With no live session at all, ``slash``/``click`` raise
+  ``EmulatorTimeout`` as before.
+* ``emu.request_reconnect(shard_id=n)`` sends RECONNECT to shard ``n``'s sessions only.
+* discord.py waits 5 s before every IDENTIFY but a client's first (``before_identify_hook``);
+  sharded test clients should override it to return at once.
+
 Notes:
 
 * ``point_discord_at`` sets discord.py class attributes (``Route.BASE``,
@@ -59,6 +91,7 @@ from .chat import ChatPrinter
 from .errors import ApiError, EmulatorTimeout, SimulationError
 from .events import ChatEvent, ChatStream
 from .handles import InteractionHandle
+from .ids import shard_of
 from .media import png_bytes
 from .models import (
     RegisteredCommand,
@@ -96,4 +129,5 @@ __all__ = [
     "png_bytes",
     "point_discord_at",
     "point_discord_at_url",
+    "shard_of",
 ]

@@ -8,6 +8,13 @@ what it gets if the client asks for ``zstd-stream``, which the standard library 
 Sessions outlive connections: events dispatched while a session is disconnected are kept, and
 a RESUME replays the ones after the client's sequence number. A client that closes with 1000
 (``Client.close()``) ends its session, so a later client must IDENTIFY afresh, as on Discord.
+
+Sharding, as Discord does it: each session IDENTIFYs with ``shard: [shard_id, shard_count]``
+(absent: ``[0, 1]``) and gets only the guilds, and the guild events and interactions, of guilds
+with ``(guild_id >> 22) % shard_count == shard_id``; DM events and DM interactions go to shard 0.
+Unlike Discord, every live session must use the same ``shard_count`` (else close 4010), so a
+test cannot half-reshard by mistake. Two live sessions on the same shard both get its events
+(Discord allows that too); its interactions go to the newer one.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .ids import shard_of
 from .models import JSON, SimChannel, SimGuild, SimMessage
 from .payloads import guild_payload, member_payload, message_payload, user_payload
 
@@ -114,6 +122,20 @@ class GatewaySession:
     def live(self) -> bool:
         return not self.invalid and self.connection is not None
 
+    @property
+    def shard_id(self) -> int:
+        return self.shard[0]
+
+    @property
+    def shard_count(self) -> int:
+        return self.shard[1]
+
+    def receives(self, guild: SimGuild | None) -> bool:
+        """Whether Discord routes events of ``guild`` (None: DMs) to this session."""
+        if guild is None:
+            return self.shard_id == 0
+        return shard_of(guild.id, self.shard_count) == self.shard_id
+
     def dispatch(self, event: str, data: JSON) -> None:
         if self.invalid:
             return
@@ -129,7 +151,7 @@ class GatewayHub:
         self._emu = emu
         self.heartbeat_interval_ms = int(heartbeat_interval * 1000)
         self.sessions: dict[str, GatewaySession] = {}
-        # Identify order: interactions go to the newest live session.
+        # Identify order: interactions go to the newest live session of their shard.
         self._order: list[GatewaySession] = []
         self.connections: set[GatewayConnection] = set()
         self.identify_count = 0
@@ -144,21 +166,43 @@ class GatewayHub:
         return [s for s in self._order if s.live]
 
     def interaction_session(self) -> GatewaySession | None:
+        """The newest live session (any shard): whether a bot is connected at all."""
         live = self.live_sessions()
         return live[-1] if live else None
 
-    def _active(self) -> list[GatewaySession]:
-        return [s for s in self._order if not s.invalid]
+    def session_for(self, guild: SimGuild | None) -> GatewaySession | None:
+        """The session that gets interactions in ``guild`` (None: DMs): the newest live
+        session of its shard, or None if that shard is not connected."""
+        live = [s for s in self.live_sessions() if s.receives(guild)]
+        return live[-1] if live else None
 
-    def dispatch(self, event: str, data: JSON, intent: int | None) -> None:
-        """Send to every session whose intents include ``intent`` (None: always)."""
-        for session in self._active():
+    def shard_sessions(self, shard_id: int) -> list[GatewaySession]:
+        """Live sessions on ``shard_id`` (more than one: two processes run the same shard)."""
+        return [s for s in self.live_sessions() if s.shard_id == shard_id]
+
+    @property
+    def shard_count(self) -> int | None:
+        """The shard count the live sessions agree on (None: nobody is connected)."""
+        live = self.live_sessions()
+        return live[0].shard_count if live else None
+
+    def _active(self, guild: SimGuild | None) -> list[GatewaySession]:
+        """Sessions that get ``guild``'s events: live ones, and disconnected ones that may
+        still RESUME (they are buffered)."""
+        return [s for s in self._order if not s.invalid and s.receives(guild)]
+
+    def dispatch(
+        self, event: str, data: JSON, intent: int | None, *, guild: SimGuild | None
+    ) -> None:
+        """Send to the sessions of ``guild``'s shard (None: DMs, shard 0) whose intents
+        include ``intent`` (None: always)."""
+        for session in self._active(guild):
             if intent is None or session.intents & intent:
                 session.dispatch(event, data)
 
     def dispatch_channel_event(self, event: str, data: JSON, channel: SimChannel) -> None:
         intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
-        self.dispatch(event, data, intent)
+        self.dispatch(event, data, intent, guild=channel.guild)
 
     def dispatch_message(self, event: str, message: SimMessage) -> None:
         """MESSAGE_CREATE/UPDATE, with content blanked for sessions lacking MESSAGE_CONTENT
@@ -169,7 +213,7 @@ class GatewayHub:
         exempt = channel.is_dm or message.author.id == bot.id or bot in message.mentions
         full: JSON | None = None
         hidden: JSON | None = None
-        for session in self._active():
+        for session in self._active(channel.guild):
             if not session.intents & intent:
                 continue
             if exempt or session.intents & INTENT_MESSAGE_CONTENT:
@@ -180,7 +224,7 @@ class GatewayHub:
                 session.dispatch(event, hidden)
 
     def dispatch_guild_create(self, guild: SimGuild) -> None:
-        for session in self._active():
+        for session in self._active(guild):
             if session.intents & INTENT_GUILDS:
                 session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
 
@@ -255,11 +299,26 @@ class GatewayHub:
         if data.get("token") != self._emu.token:
             connection.close_with(4004, "Authentication failed.")
             return None
+        raw_shard = data.get("shard")
+        shard = [0, 1] if raw_shard is None else _shard(raw_shard)
+        if shard is None:
+            connection.close_with(4010, "Invalid shard.")
+            return None
+        agreed = self.shard_count
+        if agreed is not None and shard[1] != agreed:
+            # Discord would accept it (and route by each session's own count); the emulator
+            # refuses, so processes that disagree on the shard count fail loudly.
+            connection.close_with(4010, f"Invalid shard: the live sessions use {agreed} shards.")
+            return None
+        for stale in self._order:
+            # Disconnected sessions of an older shard layout could later RESUME into it.
+            if not stale.live and stale.shard_count != shard[1]:
+                stale.invalid = True
         world = self._emu.world
         session = GatewaySession(
             id=uuid.uuid4().hex,
             intents=int(data.get("intents", 0)),
-            shard=list(data.get("shard") or [0, 1]),
+            shard=shard,
             presence=data.get("presence"),
         )
         session.connection = connection
@@ -269,7 +328,11 @@ class GatewayHub:
         ready = {
             "v": 10,
             "user": user_payload(world.bot) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True}
+                for g in world.guilds.values()
+                if session.receives(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self._emu.gateway_url,
@@ -286,7 +349,8 @@ class GatewayHub:
         session.dispatch("READY", ready)
         if session.intents & INTENT_GUILDS:
             for guild in world.guilds.values():
-                session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
+                if session.receives(guild):
+                    session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
         self._emu.bus.changed()
         return session
 
@@ -325,7 +389,8 @@ class GatewayHub:
         user_ids = {int(u) for u in data.get("user_ids") or []}
         for raw_id in guild_ids:
             guild = self._emu.world.guilds.get(int(raw_id))
-            if guild is None:
+            # A shard knows only its own guilds; Discord does not answer for the others.
+            if guild is None or not session.receives(guild):
                 continue
             members = list(guild.members.values())
             if user_ids:
@@ -347,11 +412,14 @@ class GatewayHub:
 
     # -- control from tests ------------------------------------------------------------
 
-    def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT to every live session (the client should RESUME)."""
-        for session in self.live_sessions():
+    def request_reconnect(self, shard_id: int | None = None) -> list[GatewaySession]:
+        """Send op 7 RECONNECT to every live session (or those on ``shard_id``); the client
+        should RESUME. Returns the sessions told."""
+        told = [s for s in self.live_sessions() if shard_id is None or s.shard_id == shard_id]
+        for session in told:
             assert session.connection is not None
             session.connection.send({"op": OP_RECONNECT, "d": None, "s": None, "t": None})
+        return told
 
     async def close_all(self) -> None:
         for connection in list(self.connections):
@@ -360,3 +428,15 @@ class GatewayHub:
             await connection.stop()
         for session in self._order:
             session.invalid = True
+
+
+def _shard(raw: Any) -> list[int] | None:
+    """``[shard_id, shard_count]`` if IDENTIFY's ``shard`` is valid (Discord: else 4010)."""
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        return None
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in raw):
+        return None
+    shard_id, shard_count = raw
+    if shard_count < 1 or not 0 <= shard_id < shard_count:
+        return None
+    return [shard_id, shard_count]

@@ -89,21 +89,36 @@ class InteractionHandle:
     def errors(self) -> list[ApiError]:
         return list(self.record.errors)
 
+    @property
+    def undelivered(self) -> str | None:
+        """Why the bot never got this interaction (its shard was not connected), or None."""
+        return self.record.undelivered
+
     async def wait_until(
         self, check: Callable[[InteractionHandle], Any], timeout: float = 5.0, what: str = ""
     ) -> Any:
-        """Wait until ``check(self)`` is truthy and return its value."""
+        """Wait until ``check(self)`` is truthy and return its value. For an interaction
+        that was not delivered, raise ``EmulatorTimeout`` at once unless ``check`` holds."""
+        what = what or "a condition"
+
+        def describe() -> str:
+            if self.record.undelivered is not None:
+                return f"{self.record.summary}: {what} will never come ({self._state()})"
+            return (
+                f"{self.record.summary}: timed out after {timeout}s waiting for {what} "
+                f"({self._state()})"
+            )
+
         return await self._emu.bus.notifier.wait_until(
             lambda: check(self),
-            timeout,
-            lambda: (
-                f"{self.record.summary}: timed out after {timeout}s waiting for "
-                f"{what or 'a condition'} ({self._state()})"
-            ),
+            0 if self.record.undelivered is not None else timeout,
+            describe,
         )
 
     def _state(self) -> str:
         r = self.record
+        if r.undelivered is not None:
+            return f"not delivered: {r.undelivered}"
         parts = [f"callback={r.callback_type}", f"responses={len(r.responses)}"]
         if r.expired:
             parts.append("expired")

@@ -13,7 +13,7 @@ from . import permissions as perms
 from .errors import EmulatorTimeout, SimulationError
 from .events import ChatEvent
 from .handles import InteractionHandle
-from .ids import new_token
+from .ids import new_token, shard_of
 from .models import (
     BUTTON,
     JSON,
@@ -364,25 +364,52 @@ class InteractionManager:
         record: InteractionRecord,
         chat_kind: Literal["command", "click", "select", "modal"] | None,
     ) -> InteractionHandle:
-        session = await self._emu.bus.notifier.wait_until(
-            self._emu.gateway.interaction_session,
-            self._emu.command_wait,
-            lambda: f"{record.summary}: no bot is connected to the gateway",
-        )
+        hub = self._emu.gateway
+        # Wait a little for the shard's session: the bot may be starting or resuming.
+        try:
+            session = await self._emu.bus.notifier.wait_until(
+                lambda: hub.session_for(record.guild),
+                self._emu.command_wait,
+                lambda: f"{record.summary}: no bot is connected to the gateway",
+            )
+        except EmulatorTimeout:
+            if not hub.live_sessions():
+                raise
+            session = None  # the bot runs, but not the shard this interaction belongs to
         loop = asyncio.get_running_loop()
         self.records[record.id] = record
         self.by_token[record.token] = record
         handle = InteractionHandle(record, self._emu)
         self.handles.append(handle)
-        record.session_id = session.id
         record.dispatched_at = loop.time()
-        session.dispatch("INTERACTION_CREATE", self._payload(record))
-        self._timers.append(loop.call_later(self.deadline, self._check_deadline, record))
+        if session is not None:
+            record.session_id = session.id
+            session.dispatch("INTERACTION_CREATE", self._payload(record))
+            self._timers.append(loop.call_later(self.deadline, self._check_deadline, record))
         if chat_kind is not None:
             self._emu.bus.emit(
                 ChatEvent(chat_kind, record.channel, record.user, record.message, record.summary)
             )
+        if session is None:
+            self._undelivered(record)
         return handle
+
+    def _undelivered(self, record: InteractionRecord) -> None:
+        """Discord has no session to send it to: the user sees it fail, and the bot never
+        hears of it."""
+        count = self._emu.gateway.shard_count or 1
+        shard = shard_of(record.guild.id, count) if record.guild else 0
+        record.undelivered = f"shard {shard} of {count} is not connected"
+        record.expired = True
+        self._emu.bus.emit(
+            ChatEvent(
+                "failure",
+                record.channel,
+                record.user,
+                text=f"{record.summary} by @{record.user.name}: not delivered, "
+                f"{record.undelivered} (Discord shows 'This interaction failed')",
+            )
+        )
 
     def _check_deadline(self, record: InteractionRecord) -> None:
         if record.callback_type is not None:

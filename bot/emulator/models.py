@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import permissions as perms
-from .ids import now
+from .ids import now, shard_of
 
 if TYPE_CHECKING:
     from .handles import InteractionHandle
@@ -133,6 +133,10 @@ class SimGuild:
             if name in (member.user.name, member.display_name):
                 return member
         raise LookupError(f"no member named {name!r} in {self.name!r}")
+
+    def shard_of(self, shard_count: int) -> int:
+        """The shard (of ``shard_count``) that gets this guild's events and interactions."""
+        return shard_of(self.id, shard_count)
 
     def permissions_of(self, user_id: int) -> int:
         """Guild-level permissions: the OR of the member's roles; owners and admins get all."""

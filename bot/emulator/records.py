@@ -83,6 +83,9 @@ class InteractionRecord:
     callback_type: int | None = None
     acked_at: float | None = None
     expired: bool = False
+    # Why the gateway could not deliver it (its shard was not connected): it failed for the
+    # user at once, as on Discord; None once delivered.
+    undelivered: str | None = None
     original: SimMessage | None = None
     followups: list[SimMessage] = field(default_factory=list)
     responses: list[Response] = field(default_factory=list)

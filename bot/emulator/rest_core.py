@@ -90,7 +90,7 @@ async def gateway_bot(request: web.Request) -> web.Response:
     return json_response(
         {
             "url": emulator_of(request).gateway_url,
-            "shards": 1,
+            "shards": emulator_of(request).recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000,

@@ -36,7 +36,10 @@ class Emulator:
 
     ``interaction_deadline``: seconds the bot has to acknowledge an interaction (Discord: 3).
     ``command_wait``: how long ``slash`` waits for the bot to be connected and to have
-    registered the command before failing.
+    registered the command before failing (and for the interaction's shard to be connected
+    before it fails for the user, undelivered).
+    ``recommended_shards``: the ``shards`` of ``GET /gateway/bot``, which an
+    ``AutoShardedClient`` without ``shard_count`` uses (can be changed later).
     """
 
     def __init__(
@@ -47,9 +50,11 @@ class Emulator:
         interaction_deadline: float = 3.0,
         command_wait: float = 5.0,
         heartbeat_interval: float = 41.25,
+        recommended_shards: int = 1,
     ) -> None:
         self.token = token
         self.command_wait = command_wait
+        self.recommended_shards = recommended_shards
         self.bus = Bus()
         self.gateway = GatewayHub(self, heartbeat_interval)
         self.world = World(self, bot_name=bot_name)
@@ -168,10 +173,17 @@ class Emulator:
         return self.world.application_id
 
     def create_guild(
-        self, name: str = "Test Server", *, channels: Sequence[str] = ("general",)
+        self,
+        name: str = "Test Server",
+        *,
+        channels: Sequence[str] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> SimGuild:
-        """A guild with the bot in it and text channels ``channels``."""
-        return self.world.create_guild(name, channels=channels)
+        """A guild with the bot in it and text channels ``channels``.
+
+        Its id puts it on shard ``shard = (shard_id, shard_count)``; by default the n-th
+        guild is on shard ``n % shard_count`` for shard counts dividing 24."""
+        return self.world.create_guild(name, channels=channels, shard=shard)
 
     @property
     def guilds(self) -> list[SimGuild]:
@@ -186,12 +198,17 @@ class Emulator:
 
     # -- waiting on the bot --------------------------------------------------------------
 
-    async def wait_for_bot(self, timeout: float = 10.0, *, commands: Sequence[str] = ()) -> None:
-        """Until a client has identified (READY and GUILD_CREATEs sent) and, if given, the
-        named top-level commands are registered for every guild (guild or global)."""
+    async def wait_for_bot(
+        self, timeout: float = 10.0, *, commands: Sequence[str] = (), shards: Sequence[int] = ()
+    ) -> None:
+        """Until a client has identified (READY and GUILD_CREATEs sent), each of ``shards``
+        has a live session, and, if given, the named top-level commands are registered for
+        every guild (guild or global)."""
 
         def ready() -> bool:
             if self.gateway.interaction_session() is None:
+                return False
+            if not all(self.gateway.shard_sessions(shard) for shard in shards):
                 return False
             return all(
                 self.world.commands.find_command(guild, name) is not None
@@ -204,7 +221,8 @@ class Emulator:
             timeout,
             lambda: (
                 f"bot not ready after {timeout}s (sessions: {len(self.gateway.sessions)}, "
-                f"commands wanted: {list(commands)})"
+                f"live shards: {sorted(s.shard_id for s in self.gateway.live_sessions())}, "
+                f"shards wanted: {list(shards)}, commands wanted: {list(commands)})"
             ),
         )
 
@@ -226,12 +244,14 @@ class Emulator:
             find, timeout, lambda: f"timed out waiting for {what}"
         )
 
-    async def request_reconnect(self, timeout: float = 5.0) -> None:
-        """Send op 7 RECONNECT and wait until the client has RESUMEd."""
-        before = self.gateway.resume_count
-        self.gateway.request_reconnect()
+    async def request_reconnect(self, timeout: float = 5.0, *, shard_id: int | None = None) -> None:
+        """Send op 7 RECONNECT to every live session (or those of ``shard_id``) and wait
+        until each has RESUMEd."""
+        told = {session: session.resumes for session in self.gateway.request_reconnect(shard_id)}
+        if not told:
+            raise EmulatorTimeout("no live gateway session to send RECONNECT to")
         await self.bus.notifier.wait_until(
-            lambda: self.gateway.resume_count > before and self.gateway.interaction_session(),
+            lambda: all(s.resumes > before and s.live for s, before in told.items()),
             timeout,
             lambda: "the client did not resume after RECONNECT",
         )
@@ -262,7 +282,11 @@ class Emulator:
                     )
         late = self.late_interactions
         if late:
-            summaries = ", ".join(f"{r.summary} by @{r.user.name}" for r in late)
+            summaries = ", ".join(
+                f"{r.summary} by @{r.user.name}"
+                + (f" (not delivered: {r.undelivered})" if r.undelivered else "")
+                for r in late
+            )
             raise EmulatorTimeout(
                 f"not acknowledged within {self.interactions.deadline:g}s: {summaries}"
             )

@@ -22,6 +22,7 @@ from .errors import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     ApiError,
+    SimulationError,
     invalid_form,
     unknown,
 )
@@ -62,6 +63,10 @@ SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
 MENTION = re.compile(r"<@!?(\d+)>")
 # Discord keeps a nonce for "the past few minutes" when enforcing it.
 NONCE_WINDOW = 300.0
+# The n-th guild's id has (id >> 22) % GUILD_SPREAD == n % GUILD_SPREAD, so for any shard count
+# dividing 24 (1, 2, 3, 4, 6, 8, 12, 24) guild n lands on shard n % count: consecutive guilds
+# sit on different shards, deterministically. Ids run at most 23 ms ahead of the clock.
+GUILD_SPREAD = 24
 
 
 @dataclass
@@ -108,8 +113,18 @@ class World:
         self.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, *, channels: Sequence[str] = ("general",)) -> SimGuild:
-        guild_id = self.ids.next()
+    def create_guild(
+        self,
+        name: str,
+        *,
+        channels: Sequence[str] = ("general",),
+        shard: tuple[int, int] | None = None,
+    ) -> SimGuild:
+        if shard is None:
+            shard = (len(self.guilds) % GUILD_SPREAD, GUILD_SPREAD)
+        elif not (shard[1] >= 1 and 0 <= shard[0] < shard[1]):
+            raise SimulationError(f"shard {shard} is not (shard_id, shard_count)")
+        guild_id = self.ids.next(shard=shard)
         owner = self.new_user(f"{name.lower().replace(' ', '-')}-owner")
         guild = SimGuild(id=guild_id, name=name, owner_id=owner.id, _emu=self._emu)
         # @everyone shares the guild's id.
@@ -143,7 +158,9 @@ class World:
         self, guild: SimGuild, name: str, *, topic: str | None = None
     ) -> SimChannel:
         channel = self._add_text_channel(guild, name, topic)
-        self._emu.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), INTENT_GUILDS)
+        self._emu.gateway.dispatch(
+            "CHANNEL_CREATE", channel_payload(channel), INTENT_GUILDS, guild=guild
+        )
         self._emu.bus.changed()
         return channel
 
@@ -162,7 +179,7 @@ class World:
         member = SimMember(user=user, guild=guild, _emu=self._emu)
         guild.members[user.id] = member
         payload = member_payload(member) | {"guild_id": str(guild.id)}
-        self._emu.gateway.dispatch("GUILD_MEMBER_ADD", payload, INTENT_GUILD_MEMBERS)
+        self._emu.gateway.dispatch("GUILD_MEMBER_ADD", payload, INTENT_GUILD_MEMBERS, guild=guild)
         if manage_guild:
             self.set_manage_guild(member, True)
         self._emu.bus.changed()
@@ -176,7 +193,7 @@ class World:
             role = SimRole(self.ids.next(), "Moderator", perms.MANAGE_GUILD, 2)
             guild.roles[role.id] = role
             body = {"guild_id": str(guild.id), "role": role_payload(role)}
-            self._emu.gateway.dispatch("GUILD_ROLE_CREATE", body, INTENT_GUILDS)
+            self._emu.gateway.dispatch("GUILD_ROLE_CREATE", body, INTENT_GUILDS, guild=guild)
         if value and role.id not in member.role_ids:
             member.role_ids.append(role.id)
         elif not value and role.id in member.role_ids:
@@ -184,7 +201,9 @@ class World:
         else:
             return
         payload = member_payload(member) | {"guild_id": str(guild.id)}
-        self._emu.gateway.dispatch("GUILD_MEMBER_UPDATE", payload, INTENT_GUILD_MEMBERS)
+        self._emu.gateway.dispatch(
+            "GUILD_MEMBER_UPDATE", payload, INTENT_GUILD_MEMBERS, guild=guild
+        )
 
     def dm_channel(self, user: SimUser) -> SimChannel:
         channel = self.dm_channels.get(user.id)
@@ -408,7 +427,7 @@ class World:
         if message.channel.guild is not None:
             body["guild_id"] = str(message.channel.guild.id)
         intent = INTENT_DM_REACTIONS if message.channel.is_dm else INTENT_GUILD_MESSAGE_REACTIONS
-        self._emu.gateway.dispatch(event, body, intent)
+        self._emu.gateway.dispatch(event, body, intent, guild=message.channel.guild)
         self._emu.bus.changed()
 
     def _mentions(self, content: str) -> list[SimUser]:
@@ -557,7 +576,7 @@ class World:
         if starter is not None:
             starter.thread = thread
         body = channel_payload(thread, member_id=self.bot.id) | {"newly_created": True}
-        self._emu.gateway.dispatch("THREAD_CREATE", body, INTENT_GUILDS)
+        self._emu.gateway.dispatch("THREAD_CREATE", body, INTENT_GUILDS, guild=parent.guild)
         self._emu.bus.emit(ChatEvent("thread", thread, owner, starter, text=name))
         return thread
 
@@ -583,7 +602,9 @@ class World:
         if changes.get("auto_archive_duration") and channel.is_thread:
             channel.auto_archive_duration = int(changes["auto_archive_duration"])
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
-        self._emu.gateway.dispatch(event, channel_payload(channel), INTENT_GUILDS)
+        self._emu.gateway.dispatch(
+            event, channel_payload(channel), INTENT_GUILDS, guild=channel.guild
+        )
         self._emu.bus.changed()
         return channel
 
@@ -593,7 +614,9 @@ class World:
         channel.guild.channels.pop(channel.id, None)
         self.channels.pop(channel.id, None)
         event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
-        self._emu.gateway.dispatch(event, channel_payload(channel), INTENT_GUILDS)
+        self._emu.gateway.dispatch(
+            event, channel_payload(channel), INTENT_GUILDS, guild=channel.guild
+        )
         self._emu.bus.changed()
 
 
