@@ -55,6 +55,18 @@ async def start_games(service: GameService) -> list[int]:
     return ids
 
 
+async def random_move(service: GameService, match_id: int, rng: random.Random) -> float | None:
+    """One random legal move in this game: the seconds `play` took, or None if it is over."""
+    info = await service.match(match_id)
+    if info.is_over:
+        return None
+    seat = info.match.to_decide
+    move = str(rng.choice(info.match.legal_moves()))
+    start = time.perf_counter()
+    await service.play(match_id, info.players[seat], move)
+    return time.perf_counter() - start
+
+
 async def flat_out(service: GameService, ids: list[int]) -> tuple[int, float]:
     """These games each make up to MOVES_PER_GAME random legal moves as fast as they can,
     all at once: (moves made, seconds taken)."""
@@ -62,14 +74,10 @@ async def flat_out(service: GameService, ids: list[int]) -> tuple[int, float]:
 
     async def player(match_id: int, rng: random.Random) -> None:
         for _ in range(MOVES_PER_GAME):
-            info = await service.match(match_id)
-            if info.is_over:
+            took = await random_move(service, match_id, rng)
+            if took is None:
                 return
-            seat = info.match.to_decide
-            move = str(rng.choice(info.match.legal_moves()))
-            start = time.perf_counter()
-            await service.play(match_id, info.players[seat], move)
-            latencies.append(time.perf_counter() - start)
+            latencies.append(took)
 
     start = time.perf_counter()
     await asyncio.gather(*(player(m, random.Random(m)) for m in ids))
@@ -86,14 +94,10 @@ async def paced(service: GameService, ids: list[int]) -> list[float]:
         await asyncio.sleep(index * period / GAMES)
         for _ in range(PACED_MOVES):
             tick = time.perf_counter()
-            info = await service.match(match_id)
-            if info.is_over:
+            took = await random_move(service, match_id, rng)
+            if took is None:
                 return
-            seat = info.match.to_decide
-            move = str(rng.choice(info.match.legal_moves()))
-            start = time.perf_counter()
-            await service.play(match_id, info.players[seat], move)
-            times.append(time.perf_counter() - start)
+            times.append(took)
             await asyncio.sleep(max(0.0, period - (time.perf_counter() - tick)))
 
     await asyncio.gather(*(paced_player(i, m, random.Random(m + 1)) for i, m in enumerate(ids)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.store import SYNCHRONOUS, Settings, is_postgres
+from bot.store import SYNCHRONOUS, Settings, is_postgres, safe_database
 
 TOKEN_HELP = (
     "No Discord bot token. Create an application at https://discord.com/developers/applications,"
@@ -119,22 +119,6 @@ def check_shards(shards: tuple[int, int] | None, count: int | None) -> None:
             f"Shards {shards[0]}-{shards[1]} do not exist among {count}: they are numbered"
             f" 0 to {count - 1}."
         )
-
-
-def safe_database(database: Path | str) -> str:
-    """The database for logs: a URL's password is replaced by ***."""
-    text = str(database)
-    if not is_postgres(text):
-        return text
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
 def database_of(text: str) -> Path | str:

@@ -25,9 +25,8 @@ from pathlib import Path
 import asyncpg
 
 from bot.clock import SystemClock
-from bot.config import safe_database
 from bot.service import GameService, new_seed
-from bot.store import Row, Store, StoreUnavailable, Tx, is_postgres
+from bot.store import Row, Store, StoreUnavailable, Tx, is_postgres, safe_database
 
 # The bot's tables, each with its primary key, in an order that respects the foreign keys
 # (matches before games, moves and outbox; challenges before outbox). A migration that adds a
@@ -127,7 +126,7 @@ async def migrate_database(
         raise SourceMissing(source)
     for database, role in ((source, "source"), (target, "target")):
         if not _sqlite_or_new(database):
-            # Refused before opening: a store that fails to open leaves its thread running.
+            # Refused before opening, with words an operator understands, not SQLite's.
             raise MigrationError(f"The {role} {database} is not a SQLite database file.")
     if _same(source, target):
         raise MigrationError("The source and the target are the same database.")
@@ -151,7 +150,7 @@ async def copy_database(
 ) -> MigrationReport:
     """`migrate_database` on two open stores."""
     say = progress or (lambda _line: None)
-    report = MigrationReport(_name(src), _name(dst))
+    report = MigrationReport(src.describe(), dst.describe())
     await _check_schemas(src, dst)
     try:
         await _copy(src, dst, report, say, batch)
@@ -227,11 +226,6 @@ def _same(a: str | Path, b: str | Path) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
-def _name(store: Store) -> str:
-    path = getattr(store, "path", None)  # SQLite
-    return str(path) if path is not None else safe_database(getattr(store, "dsn", "?"))
-
-
 async def _check_schemas(src: Store, dst: Store) -> None:
     versions = await src.version(), await dst.version()
     if versions[0] != versions[1]:
@@ -243,8 +237,9 @@ async def _check_schemas(src: Store, dst: Store) -> None:
         unknown = sorted(set(await store.tables()) - set(TABLES))
         if unknown:
             raise MigrationError(
-                f"{_name(store)} has tables that migrate-db does not know: {', '.join(unknown)}."
-                " Copying without them would lose data, so nothing was copied."
+                f"{store.describe()} has tables that migrate-db does not know:"
+                f" {', '.join(unknown)}. Copying without them would lose data, so nothing"
+                " was copied."
             )
 
 

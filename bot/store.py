@@ -21,6 +21,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.errors import ServiceError
 
@@ -38,6 +39,20 @@ def valid_id(value: int) -> bool:
 
 def is_postgres(database: str | Path) -> bool:
     return str(database).startswith(("postgresql://", "postgres://"))
+
+
+def safe_database(database: Path | str) -> str:
+    """The database for logs: a URL's password is replaced by ***."""
+    text = str(database)
+    if not is_postgres(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +177,10 @@ class Store:
 
     async def tables(self) -> list[str]:
         """The names of the bot's tables."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The database, as an operator reads it (never a password)."""
         raise NotImplementedError
 
     # Settings and users --------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import asyncpg
 
 from bot.errors import ServiceError
 from bot.migrations_pg import LATEST, MIGRATIONS
-from bot.store import Row, Store, StoreUnavailable, Tx
+from bot.store import Row, Store, StoreUnavailable, Tx, safe_database
 
 # An arbitrary number for the advisory lock that migrations hold.
 MIGRATION_LOCK = 7_112_017
@@ -142,6 +142,9 @@ class PgStore(Store):
             await pool.close()
             raise
         return store
+
+    def describe(self) -> str:
+        return safe_database(self.dsn)
 
     async def close(self) -> None:
         await self.pool.close()

@@ -87,6 +87,9 @@ class SqliteStore(Store):
             raise
         return store
 
+    def describe(self) -> str:
+        return str(self.path)
+
     async def close(self) -> None:
         await self._reader.close()
         await self._writer.close()
