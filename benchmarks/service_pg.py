@@ -66,6 +66,8 @@ async def _prepare(url: str) -> list[int]:
 async def _play_share(url: str, ids: list[int], barrier: Barrier) -> tuple[int, float, float]:
     service = await open_service(url)
     try:
+        # Grow the pool to its size before the clock starts, as a running bot's has.
+        await asyncio.gather(*(service.match(m) for m in ids))
         barrier.wait(START_TIMEOUT)  # blocks the loop, which has nothing else to do yet
         start = time.monotonic()
         moves, _ = await flat_out(service, ids)

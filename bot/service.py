@@ -317,10 +317,10 @@ class GameService:
 
     async def _info(self, row: Row) -> MatchInfo:
         p0, p1 = row["player0_id"], row["player1_id"]
-        names = await self.store.names([p0, p1])
         ai_seat = row["ai_seat"]
         level = row["ai_level"]
-        shown = [names.get(p0, f"player {p0}"), names.get(p1, f"player {p1}")]
+        # The store's match reads join the players' names in.
+        shown = [row["name0"] or f"player {p0}", row["name1"] or f"player {p1}"]
         if ai_seat is not None:
             shown[ai_seat] = f"Computer ({level})"
         return MatchInfo(
@@ -466,6 +466,7 @@ class GameService:
                 mover=seat if answered else None,
                 # A resignation or the clock ends the game in a message of its own.
                 actor=None if isinstance(move, Resign) else seat,
+                last=saved["last_board"],
             )
             crashpoints.reach("move-before-commit")
         crashpoints.reach("move-after-commit")
@@ -490,6 +491,7 @@ class GameService:
         started: bool = False,
         mover: int | None,
         actor: int | None = None,
+        last: str | None = None,
     ) -> int | None:
         """The outbox rows of a new position: its board, and the hand of the player who
         decides next (None if nobody, or the computer). The hand is `deferred` when `mover`
@@ -498,13 +500,15 @@ class GameService:
 
         One board message per turn: a step by `actor` after which `actor` decides again
         leaves the turn `open`, and the next board of the same actor's turn edits that
-        message (the relay does) and lists the whole turn's events, not only its own."""
+        message (the relay does) and lists the whole turn's events, not only its own. `last`
+        is the match's newest board before this one as the JSON array [actor, open, events]
+        (`Store.save_match` reads it)."""
         continues = False
-        if actor is not None:
-            last = await self.store.last_board(tx, match_id)
-            continues = last is not None and bool(last["open"]) and last["actor"] == actor
+        if actor is not None and last is not None:
+            last_actor, last_open, last_events = json.loads(last)
+            continues = bool(last_open) and last_actor == actor
             if continues:
-                events = [*json.loads(last["events"]), *events]
+                events = [*last_events, *events]
         still = actor is not None and not match.is_over and match.to_decide == actor
         rest = json.dumps(
             {
@@ -516,29 +520,29 @@ class GameService:
                 "continues": continues,
             }
         )
-        await self.store.add_announcement(
-            tx,
-            kind="board",
-            match_id=match_id,
-            version=version,
-            payload='{"state": ' + state + ", " + rest[1:],  # the state, serialised once
-            boot=self.boot,
-            now=now,
-        )
+        board = {
+            "kind": "board",
+            "match_id": match_id,
+            "version": version,
+            "payload": '{"state": ' + state + ", " + rest[1:],  # the state, serialised once
+            "boot": self.boot,
+            "now": now,
+        }
         seat = match.to_decide
         if match.is_over or seat is None or seat == ai_seat:
+            await self.store.add_announcements(tx, [board])
             return None
-        return await self.store.add_announcement(
-            tx,
-            kind="hand",
-            match_id=match_id,
-            version=version,
-            seat=seat,
-            payload="{}",
-            boot=self.boot,
-            now=now,
-            deferred=seat == mover,
-        )
+        hand = {
+            "kind": "hand",
+            "match_id": match_id,
+            "version": version,
+            "seat": seat,
+            "payload": "{}",
+            "boot": self.boot,
+            "now": now,
+            "deferred": seat == mover,
+        }
+        return (await self.store.add_announcements(tx, [board, hand]))[1]
 
     def ended_message(self, info: MatchInfo) -> str:
         """Why a move cannot be made any more: how the game ended."""

@@ -68,6 +68,12 @@ class Settings:
 
 # How a hand that could not be sent by DM is marked: its player was told in the channel.
 DMS_CLOSED = "the player's DMs are closed; told in the channel"
+# Matches (`m`) with their players' names as `name0` and `name1`.
+MATCHES_JOINED = (
+    "matches m LEFT JOIN users u0 ON u0.user_id = m.player0_id"
+    " LEFT JOIN users u1 ON u1.user_id = m.player1_id"
+)
+MATCHES = f"SELECT m.*, u0.name AS name0, u1.name AS name1 FROM {MATCHES_JOINED}"
 
 
 class ChannelBusy(ServiceError):
@@ -110,6 +116,10 @@ class Tx:
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """A read inside the transaction (sees its own writes)."""
+        raise NotImplementedError
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a read, or of a write's RETURNING, inside the transaction."""
         raise NotImplementedError
 
     async def lock_keys(self, keys: Sequence[str]) -> None:
@@ -171,8 +181,12 @@ class Store:
         raise NotImplementedError
 
     def json_field(self, column: str, key: str, kind: str) -> str:
-        """SQL reading `key` of the JSON object in `column`, as an "int", a "bool" or
-        "json" text."""
+        """SQL reading `key` of the JSON object in `column`, as an "int" or a "bool"."""
+        raise NotImplementedError
+
+    def json_fields(self, column: str, keys: Sequence[str]) -> str:
+        """SQL reading these keys of the JSON object in `column` as the text of one JSON
+        array (the object parsed once, however many keys)."""
         raise NotImplementedError
 
     async def tables(self) -> list[str]:
@@ -293,23 +307,26 @@ class Store:
         sql = f"INSERT INTO matches ({cols}) VALUES ({marks})"
         return await tx.insert(sql, list(values.values()), busy=ChannelBusy)
 
+    # The match reads below give each match with its players' names (`name0`, `name1`),
+    # joined here rather than asked for after: one round trip per read, not two.
+
     async def match(self, match_id: int) -> Row | None:
-        return await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return await self._one(f"{MATCHES} WHERE m.id = ?", (match_id,))
 
     async def active_match(self, channel_id: int) -> Row | None:
         return await self._one(
-            "SELECT * FROM matches WHERE channel_id = ? AND status = 'active'", (channel_id,)
+            f"{MATCHES} WHERE m.channel_id = ? AND m.status = 'active'", (channel_id,)
         )
 
     async def last_match(self, channel_id: int) -> Row | None:
         return await self._one(
-            "SELECT * FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+            f"{MATCHES} WHERE m.channel_id = ? ORDER BY m.id DESC LIMIT 1", (channel_id,)
         )
 
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[Row]:
         return await self._all(
-            "SELECT * FROM matches WHERE status = 'active' AND guild_id = ?"
-            " AND (player0_id = ? OR player1_id = ?) ORDER BY id",
+            f"{MATCHES} WHERE m.status = 'active' AND m.guild_id = ?"
+            " AND (m.player0_id = ? OR m.player1_id = ?) ORDER BY m.id",
             (guild_id, user_id, user_id),
         )
 
@@ -324,18 +341,24 @@ class Store:
         due_since: float,
         reminded: bool,
         finished: tuple[float, int | None, str] | None,
-    ) -> bool:
+    ) -> Row | None:
         """Store a new state if the stored version is still `expected_version` (so exactly
-        one of two racing moves wins). `finished` is (time, winner seat, termination)."""
+        one of two racing moves wins); None if it is not. `finished` is (time, winner seat,
+        termination). The row returned has `last_board`: the match's newest board
+        announcement's actor, open and events as a JSON array (null if none), read in the
+        same statement (a move needs it to know whether it continues a turn)."""
         status, finished_at, winner, termination = "active", None, None, None
         if finished is not None:
             status = "finished"
             finished_at, winner, termination = finished
-        changed = await tx.execute(
+        fields = self.json_fields("payload", ("actor", "open", "events"))
+        return await tx.fetchone(
             "UPDATE matches SET state = ?, version = version + 1, to_decide = ?, due_since = ?,"
             " reminded = ?, status = ?, finished_at = ?, winner = ?, termination = ?,"
             " ai_lease_until = NULL"
-            " WHERE id = ? AND version = ?",
+            " WHERE id = ? AND version = ?"
+            f" RETURNING (SELECT {fields} FROM outbox WHERE id = (SELECT max(id) FROM outbox"
+            " WHERE match_id = matches.id AND kind = 'board')) AS last_board",
             (
                 state,
                 to_decide,
@@ -349,7 +372,6 @@ class Store:
                 expected_version,
             ),
         )
-        return changed == 1
 
     async def mark_reminded(self, tx: Tx, match_id: int, version: int) -> bool:
         changed = await tx.execute(
@@ -369,8 +391,9 @@ class Store:
         d = self.defaults
         rem, forf = d.reminder_hours, d.forfeit_hours
         return await self._all(
-            "SELECT m.*, COALESCE(s.reminder_hours, ?) AS reminder_hours,"
-            " COALESCE(s.forfeit_hours, ?) AS forfeit_hours FROM matches m"
+            "SELECT m.*, u0.name AS name0, u1.name AS name1,"
+            " COALESCE(s.reminder_hours, ?) AS reminder_hours,"
+            f" COALESCE(s.forfeit_hours, ?) AS forfeit_hours FROM {MATCHES_JOINED}"
             " LEFT JOIN settings s ON s.guild_id = m.guild_id"
             " WHERE m.status = 'active' AND m.to_decide IS NOT NULL"
             " AND (m.ai_seat IS NULL OR m.to_decide != m.ai_seat) AND ("
@@ -383,8 +406,8 @@ class Store:
     async def computer_turns(self) -> list[Row]:
         """Active matches waiting for the computer."""
         return await self._all(
-            "SELECT * FROM matches WHERE status = 'active' AND ai_seat IS NOT NULL"
-            " AND to_decide = ai_seat ORDER BY due_since"
+            f"{MATCHES} WHERE m.status = 'active' AND m.ai_seat IS NOT NULL"
+            " AND m.to_decide = m.ai_seat ORDER BY m.due_since"
         )
 
     async def claim_computer_turn(
@@ -503,6 +526,35 @@ class Store:
 
     # The outbox ---------------------------------------------------------------------------------
 
+    async def add_announcements(self, tx: Tx, rows: Sequence[dict[str, Any]]) -> list[int]:
+        """Several announcements in one statement (a move's board and hand): their ids, in
+        the order given. Each row has the keyword arguments of `add_announcement`."""
+        if len(rows) == 1:
+            return [await self.add_announcement(tx, **rows[0])]
+        values = []
+        for r in rows:
+            now = r["now"]
+            values += [
+                r["kind"],
+                r.get("match_id"),
+                r.get("challenge_id"),
+                r.get("version"),
+                r.get("seat"),
+                r["payload"],
+                int(r.get("deferred", False)),
+                r["boot"],
+                now,
+                now,
+            ]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+        returned = await tx.fetchall(
+            "INSERT INTO outbox (kind, match_id, challenge_id, version, seat, payload, deferred,"
+            f" created_by, created_at, next_try) VALUES {marks} RETURNING id",
+            values,
+        )
+        # Ids are given in the order of the VALUES; RETURNING's own order is not promised.
+        return sorted(int(r[0]) for r in returned)
+
     async def add_announcement(
         self,
         tx: Tx,
@@ -530,20 +582,6 @@ class Store:
         return await self._all(
             f"SELECT * FROM outbox WHERE status = 'pending' AND next_try <= ?{where} ORDER BY id",
             params,
-        )
-
-    async def last_board(self, tx: Tx, match_id: int) -> Row | None:
-        """The newest board announcement of a match: whose step it showed, whether that
-        player's turn went on after it, and the turn's event lines so far (read with the
-        database's JSON functions, so the stored position is not parsed here)."""
-        j = self.json_field
-        return await tx.fetchone(
-            f"SELECT id, {j('payload', 'actor', 'int')} AS actor,"
-            f" {j('payload', 'open', 'bool')} AS open, {j('payload', 'events', 'json')} AS events"
-            # The newest row by its id first, so the JSON is read from that row only.
-            " FROM outbox WHERE id = (SELECT max(id) FROM outbox"
-            " WHERE match_id = ? AND kind = 'board')",
-            (match_id,),
         )
 
     async def board_before(self, match_id: int, row_id: int) -> Row | None:

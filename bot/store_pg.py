@@ -110,6 +110,9 @@ class PgTx(Tx):
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         return await self.conn.fetchrow(numbered(sql), *params)
 
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.conn.fetch(numbered(sql), *params))
+
     async def lock_keys(self, keys: Sequence[str]) -> None:
         for key in sorted(set(keys)):
             await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
@@ -210,10 +213,13 @@ class PgStore(Store):
             raise
 
     def json_field(self, column: str, key: str, kind: str) -> str:
-        cast = {"int": "::integer", "bool": "::boolean", "json": ""}[kind]
-        op = "->" if kind == "json" else "->>"
-        expr = f"({column}::json {op} '{key}')"
-        return f"{expr}::text" if kind == "json" else f"{expr}{cast}"
+        cast = {"int": "::integer", "bool": "::boolean"}[kind]
+        return f"({column}::json ->> '{key}'){cast}"
+
+    def json_fields(self, column: str, keys: Sequence[str]) -> str:
+        # Parsed once into jsonb (a json value would be parsed again by each `->`).
+        items = ", ".join(f"j -> '{k}'" for k in keys)
+        return f"(SELECT jsonb_build_array({items})::text FROM (SELECT {column}::jsonb AS j) p)"
 
     async def reset_ids(self, tx: Tx) -> None:
         """Identity sequences do not move when rows are inserted with explicit ids (a copy

@@ -50,6 +50,10 @@ class SqliteTx(Tx):
         cur = await self.conn.execute(sql, params)
         return await cur.fetchone()
 
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        cur = await self.conn.execute(sql, params)
+        return list(await cur.fetchall())
+
     async def lock_keys(self, keys: Sequence[str]) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already keeps every other writer out."""
 
@@ -152,5 +156,10 @@ class SqliteStore(Store):
         return list(await self._reader.execute_fetchall(sql, params))
 
     def json_field(self, column: str, key: str, kind: str) -> str:
-        # json_extract gives integers for JSON numbers and booleans, and JSON text for arrays.
+        # json_extract gives integers for JSON numbers and booleans.
         return f"json_extract({column}, '$.{key}')"
+
+    def json_fields(self, column: str, keys: Sequence[str]) -> str:
+        # With several paths json_extract gives a JSON array, from one parse.
+        paths = ", ".join(f"'$.{k}'" for k in keys)
+        return f"json_extract({column}, {paths})"
