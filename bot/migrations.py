@@ -136,6 +136,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN ai_lease_until REAL;
     """,
+    # 5: the turn as its newest board left it, [actor, open, events] (JSON), kept on the
+    # match so that a move, read with its match, knows whether it continues that board's
+    # turn without another query (filled in here from the outbox for games under way).
+    """
+    ALTER TABLE matches ADD COLUMN turn TEXT;
+    UPDATE matches SET turn = (
+        SELECT json_extract(payload, '$.actor', '$.open', '$.events') FROM outbox
+        WHERE id = (SELECT max(id) FROM outbox WHERE match_id = matches.id AND kind = 'board')
+    ) WHERE status = 'active';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -133,6 +133,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN ai_lease_until DOUBLE PRECISION;
     """,
+    # 5: the turn as its newest board left it, [actor, open, events] (JSON).
+    """
+    ALTER TABLE matches ADD COLUMN turn TEXT;
+    UPDATE matches SET turn = (
+        SELECT jsonb_build_array(j -> 'actor', j -> 'open', j -> 'events')::text
+        FROM (SELECT payload::jsonb AS j FROM outbox WHERE id = (
+            SELECT max(id) FROM outbox WHERE match_id = matches.id AND kind = 'board')) b
+    ) WHERE status = 'active';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -60,6 +60,8 @@ class MatchInfo:
     ai_seat: int | None = None
     ai_level: str | None = None
     board_message_id: int | None = None
+    # The turn its newest board left: JSON [actor, open, events] (see migration 5).
+    turn: str | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:

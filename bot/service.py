@@ -32,7 +32,7 @@ from bot.records import (
     RatingChange,
     Reminder,
 )
-from bot.store import Row, Settings, Store, Tx, valid_id
+from bot.store import MoveWrite, NewAnnouncement, Row, Settings, Store, Tx, valid_id
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
@@ -261,12 +261,14 @@ class GameService:
                 rated=int(ai_seat is None),
                 ai_seat=ai_seat,
                 ai_level=info.ai_level,
+                turn=_turn(None, False, []),
             )
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused("This challenge was answered a moment ago.")
-            await self._announce_position(
-                tx, mid, 0, match, state, ai_seat, now, events=[], started=True, mover=None
+            rows, _ = self._position(
+                mid, 0, match, state, ai_seat, events=[], started=True, mover=None
             )
+            await self.store.add_announcements(tx, rows, self.boot, now)
         return await self.match(mid)
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
@@ -339,6 +341,7 @@ class GameService:
             ai_seat=ai_seat,
             ai_level=level,
             board_message_id=row["board_message_id"],
+            turn=row["turn"],
         )
 
     async def play(
@@ -425,66 +428,74 @@ class GameService:
             assert match.outcome is not None
             finished = (now, match.outcome.winner, match.outcome.termination.name)
         state = json.dumps(match.to_json())  # once, and before taking the writer
-        async with self.store.transaction() as tx:
-            saved = await self.store.save_match(
-                tx,
-                info.id,
-                expected_version=info.version,
-                state=state,
-                to_decide=match.to_decide,
-                due_since=now,
-                reminded=False,
-                finished=finished,
-            )
-            if not saved:
-                raise StaleMove(await self._stale_message(info, seat, canonical))
-            await self.store.add_moves(tx, info.id, before, logged, now)
-            results = match.game_results()
-            for number in range(games_before, len(results)):
-                r = results[number]
-                await self.store.add_game(
-                    tx,
-                    info.id,
-                    number + 1,
-                    r["winner"],
-                    r["termination"],
-                    json.dumps(r["detail"]),
-                    now,
-                )
-            if finished is not None and info.ai_seat is None:
-                changes = await self._rate(tx, info, match)
-            hand_row = await self._announce_position(
-                tx,
+        results = match.game_results()
+        games = [
+            (number + 1, r["winner"], r["termination"], json.dumps(r["detail"]))
+            for number, r in enumerate(results)
+            if number >= games_before
+        ]
+
+        def write(changes: Sequence[RatingChange]) -> MoveWrite:
+            rows, turn = self._position(
                 info.id,
                 info.version + 1,
                 match,
                 state,
                 info.ai_seat,
-                now,
                 events=[e.describe(info.names) for e in events],
                 changes=changes,
                 mover=seat if answered else None,
                 # A resignation or the clock ends the game in a message of its own.
                 actor=None if isinstance(move, Resign) else seat,
-                last=saved["last_board"],
+                last=info.turn,
             )
-            crashpoints.reach("move-before-commit")
+            return MoveWrite(
+                match_id=info.id,
+                expected_version=info.version,
+                state=state,
+                to_decide=match.to_decide,
+                now=now,
+                finished=finished,
+                turn=turn,
+                first_seq=before,
+                moves=logged,
+                games=games,
+                announcements=rows,
+                boot=self.boot,
+            )
+
+        if finished is not None and info.ai_seat is None:
+            # Ratings move in the same transaction that ends the match.
+            async with self.store.transaction() as tx:
+                changes = await self._rate(tx, info, match)
+                w = write(changes)
+                written = await self.store.write_move(tx, w)
+                if written is None:
+                    raise StaleMove(await self._stale_message(info, seat, canonical))
+                crashpoints.reach("move-before-commit")
+        else:
+            w = write(changes)
+            written = await self.store.record_move(
+                w, before_commit=lambda: crashpoints.reach("move-before-commit")
+            )
+            if written is None:
+                raise StaleMove(await self._stale_message(info, seat, canonical))
         crashpoints.reach("move-after-commit")
         info.version += 1
         info.status = "finished" if finished else "active"
         info.due_since = now
+        info.turn = w.turn
+        hand_row = written[1] if len(written) > 1 else None
         deferred = hand_row if answered and match.to_decide == seat else None
         return MoveResult(info, seat, canonical, events, changes, hand_row=deferred)
 
-    async def _announce_position(
+    def _position(
         self,
-        tx: Tx,
         match_id: int,
         version: int,
         match: Playable,
         state: str,
         ai_seat: int | None,
-        now: float,
         *,
         events: list[str],
         changes: Sequence[RatingChange] = (),
@@ -492,23 +503,22 @@ class GameService:
         mover: int | None,
         actor: int | None = None,
         last: str | None = None,
-    ) -> int | None:
-        """The outbox rows of a new position: its board, and the hand of the player who
-        decides next (None if nobody, or the computer). The hand is `deferred` when `mover`
-        (whose request shows them their hand in its reply) decides again. Returns the hand's
-        row id. `state` is the match's JSON, as stored.
+    ) -> tuple[list[NewAnnouncement], str]:
+        """The outbox rows of a new position, and the turn it leaves (the match's `turn`):
+        its board, then the hand of the player who decides next (none if nobody, or the
+        computer). The hand is `deferred` when `mover` (whose request shows them their hand
+        in its reply) decides again. `state` is the match's JSON, as stored.
 
         One board message per turn: a step by `actor` after which `actor` decides again
         leaves the turn `open`, and the next board of the same actor's turn edits that
-        message (the relay does) and lists the whole turn's events, not only its own. `last`
-        is the match's newest board before this one as the JSON array [actor, open, events]
-        (`Store.save_match` reads it)."""
+        message (the relay does) and lists the whole turn's events, not only its own.
+        `last` is the turn the previous board left, as stored with the match."""
         continues = False
         if actor is not None and last is not None:
             last_actor, last_open, last_events = json.loads(last)
             continues = bool(last_open) and last_actor == actor
             if continues:
-                events = [*last_events, *events]
+                events = [*(last_events or []), *events]
         still = actor is not None and not match.is_over and match.to_decide == actor
         rest = json.dumps(
             {
@@ -520,29 +530,12 @@ class GameService:
                 "continues": continues,
             }
         )
-        board = {
-            "kind": "board",
-            "match_id": match_id,
-            "version": version,
-            "payload": '{"state": ' + state + ", " + rest[1:],  # the state, serialised once
-            "boot": self.boot,
-            "now": now,
-        }
+        payload = '{"state": ' + state + ", " + rest[1:]  # the state, serialised once
+        rows = [NewAnnouncement("board", payload, match_id, version)]
         seat = match.to_decide
-        if match.is_over or seat is None or seat == ai_seat:
-            await self.store.add_announcements(tx, [board])
-            return None
-        hand = {
-            "kind": "hand",
-            "match_id": match_id,
-            "version": version,
-            "seat": seat,
-            "payload": "{}",
-            "boot": self.boot,
-            "now": now,
-            "deferred": seat == mover,
-        }
-        return (await self.store.add_announcements(tx, [board, hand]))[1]
+        if not (match.is_over or seat is None or seat == ai_seat):
+            rows.append(NewAnnouncement("hand", "{}", match_id, version, seat, seat == mover))
+        return rows, _turn(actor, still, events)
 
     def ended_message(self, info: MatchInfo) -> str:
         """Why a move cannot be made any more: how the game ended."""
@@ -799,6 +792,12 @@ class GameService:
 
     async def verify(self, match_id: int) -> bool:
         return await history.verify(self.store, await self.match(match_id))
+
+
+def _turn(actor: int | None, still: bool, events: list[str]) -> str:
+    """A match's `turn` as stored: who made its newest board's step, whether their turn
+    goes on, and the turn's events so far."""
+    return json.dumps([actor, still, events])
 
 
 def _with_role(spec: MatchSpec, role: str | None) -> MatchSpec:

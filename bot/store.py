@@ -16,7 +16,7 @@ one active match per channel by a unique index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,6 +64,46 @@ class Settings:
     forfeit_hours: float = 72.0  # 0: no forfeit on time
     challenge_hours: float = 24.0
     use_threads: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class NewAnnouncement:
+    """An outbox row to write (see `Store.add_announcement` for the fields)."""
+
+    kind: str
+    payload: str
+    match_id: int | None = None
+    version: int | None = None
+    seat: int | None = None
+    deferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """Everything one move stores: the match's new state (if its version is still
+    `expected_version`), the move log's new entries from `first_seq`, the games it ended
+    (number, winner, termination, detail), the turn (see migration 5) and its
+    announcements, all at `now`."""
+
+    match_id: int
+    expected_version: int
+    state: str
+    to_decide: int | None
+    now: float
+    finished: tuple[float, int | None, str] | None
+    turn: str
+    first_seq: int
+    moves: Sequence[tuple[int, str]]
+    games: Sequence[tuple[int, int | None, str, str]]
+    announcements: Sequence[NewAnnouncement]
+    boot: str
+
+    @property
+    def ending(self) -> tuple[str, float | None, int | None, str | None]:
+        """(status, finished_at, winner, termination) as stored."""
+        if self.finished is None:
+            return "active", None, None, None
+        return "finished", *self.finished
 
 
 # How a hand that could not be sent by DM is marked: its player was told in the channel.
@@ -182,11 +222,6 @@ class Store:
 
     def json_field(self, column: str, key: str, kind: str) -> str:
         """SQL reading `key` of the JSON object in `column`, as an "int" or a "bool"."""
-        raise NotImplementedError
-
-    def json_fields(self, column: str, keys: Sequence[str]) -> str:
-        """SQL reading these keys of the JSON object in `column` as the text of one JSON
-        array (the object parsed once, however many keys)."""
         raise NotImplementedError
 
     async def tables(self) -> list[str]:
@@ -330,48 +365,49 @@ class Store:
             (guild_id, user_id, user_id),
         )
 
-    async def save_match(
-        self,
-        tx: Tx,
-        match_id: int,
-        *,
-        expected_version: int,
-        state: str,
-        to_decide: int | None,
-        due_since: float,
-        reminded: bool,
-        finished: tuple[float, int | None, str] | None,
-    ) -> Row | None:
-        """Store a new state if the stored version is still `expected_version` (so exactly
-        one of two racing moves wins); None if it is not. `finished` is (time, winner seat,
-        termination). The row returned has `last_board`: the match's newest board
-        announcement's actor, open and events as a JSON array (null if none), read in the
-        same statement (a move needs it to know whether it continues a turn)."""
-        status, finished_at, winner, termination = "active", None, None, None
-        if finished is not None:
-            status = "finished"
-            finished_at, winner, termination = finished
-        fields = self.json_fields("payload", ("actor", "open", "events"))
-        return await tx.fetchone(
+    async def save_match(self, tx: Tx, w: MoveWrite) -> bool:
+        """Store a move's new state if the stored version is still `w.expected_version`
+        (so exactly one of two racing moves wins)."""
+        status, finished_at, winner, termination = w.ending
+        changed = await tx.execute(
             "UPDATE matches SET state = ?, version = version + 1, to_decide = ?, due_since = ?,"
-            " reminded = ?, status = ?, finished_at = ?, winner = ?, termination = ?,"
-            " ai_lease_until = NULL"
-            " WHERE id = ? AND version = ?"
-            f" RETURNING (SELECT {fields} FROM outbox WHERE id = (SELECT max(id) FROM outbox"
-            " WHERE match_id = matches.id AND kind = 'board')) AS last_board",
+            " reminded = 0, status = ?, finished_at = ?, winner = ?, termination = ?,"
+            " ai_lease_until = NULL, turn = ? WHERE id = ? AND version = ?",
             (
-                state,
-                to_decide,
-                due_since,
-                int(reminded),
+                w.state,
+                w.to_decide,
+                w.now,
                 status,
                 finished_at,
                 winner,
                 termination,
-                match_id,
-                expected_version,
+                w.turn,
+                w.match_id,
+                w.expected_version,
             ),
         )
+        return changed == 1
+
+    async def write_move(self, tx: Tx, w: MoveWrite) -> list[int] | None:
+        """Everything a move stores, in this transaction: the announcements' ids, or None
+        (and nothing written) if the match moved on from `w.expected_version`."""
+        if not await self.save_match(tx, w):
+            return None
+        await self.add_moves(tx, w.match_id, w.first_seq, w.moves, w.now)
+        for number, winner, termination, detail in w.games:
+            await self.add_game(tx, w.match_id, number, winner, termination, detail, w.now)
+        return await self.add_announcements(tx, w.announcements, w.boot, w.now)
+
+    async def record_move(
+        self, w: MoveWrite, before_commit: Callable[[], None] | None = None
+    ) -> list[int] | None:
+        """`write_move` in a transaction of its own (`before_commit` is called after the
+        writes, before the commit). A backend may do it in fewer round trips."""
+        async with self.transaction() as tx:
+            ids = await self.write_move(tx, w)
+            if ids is not None and before_commit is not None:
+                before_commit()
+            return ids
 
     async def mark_reminded(self, tx: Tx, match_id: int, version: int) -> bool:
         changed = await tx.execute(
@@ -526,30 +562,19 @@ class Store:
 
     # The outbox ---------------------------------------------------------------------------------
 
-    async def add_announcements(self, tx: Tx, rows: Sequence[dict[str, Any]]) -> list[int]:
+    async def add_announcements(
+        self, tx: Tx, rows: Sequence[NewAnnouncement], boot: str, now: float
+    ) -> list[int]:
         """Several announcements in one statement (a move's board and hand): their ids, in
-        the order given. Each row has the keyword arguments of `add_announcement`."""
-        if len(rows) == 1:
-            return [await self.add_announcement(tx, **rows[0])]
-        values = []
+        the order given."""
+        values: list[Any] = []
         for r in rows:
-            now = r["now"]
-            values += [
-                r["kind"],
-                r.get("match_id"),
-                r.get("challenge_id"),
-                r.get("version"),
-                r.get("seat"),
-                r["payload"],
-                int(r.get("deferred", False)),
-                r["boot"],
-                now,
-                now,
-            ]
-        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+            values += [r.kind, r.match_id, r.version, r.seat, r.payload, int(r.deferred)]
+            values += [boot, now, now]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
         returned = await tx.fetchall(
-            "INSERT INTO outbox (kind, match_id, challenge_id, version, seat, payload, deferred,"
-            f" created_by, created_at, next_try) VALUES {marks} RETURNING id",
+            "INSERT INTO outbox (kind, match_id, version, seat, payload, deferred, created_by,"
+            f" created_at, next_try) VALUES {marks} RETURNING id",
             values,
         )
         # Ids are given in the order of the VALUES; RETURNING's own order is not promised.

@@ -18,7 +18,7 @@ anew on the next request.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
@@ -27,7 +27,7 @@ import asyncpg
 
 from bot.errors import ServiceError
 from bot.migrations_pg import LATEST, MIGRATIONS
-from bot.store import Row, Store, StoreUnavailable, Tx, safe_database
+from bot.store import MoveWrite, Row, Store, StoreUnavailable, Tx, safe_database
 
 # An arbitrary number for the advisory lock that migrations hold.
 MIGRATION_LOCK = 7_112_017
@@ -79,6 +79,35 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     locks are the transaction's (`pg_advisory_xact_lock`), it never SETs, LISTENs or opens a
     cursor, and the migrations' session lock is taken on a connection of their own. asyncpg
     still rolls back a transaction left open before calling this."""
+
+
+# `PgStore.record_move`: the match's UPDATE with its version check, then the move log,
+# the games ended and the announcements inserted for the row it returns (for none if the
+# check failed). Data-modifying WITH parts always run to completion.
+RECORD_MOVE = """
+WITH saved AS (
+    UPDATE matches SET state = $1, version = version + 1, to_decide = $2, due_since = $3,
+        reminded = 0, status = $4, finished_at = $5, winner = $6, termination = $7,
+        ai_lease_until = NULL, turn = $8
+    WHERE id = $9 AND version = $10 RETURNING id
+), played AS (
+    INSERT INTO moves (match_id, seq, seat, text, at)
+    SELECT saved.id, x.seq, x.seat, x.text, $3 FROM saved,
+        unnest($12::integer[], $13::integer[], $14::text[]) AS x(seq, seat, text)
+), ended AS (
+    INSERT INTO games (match_id, number, winner, termination, detail, finished_at)
+    SELECT saved.id, x.number, x.winner, x.termination, x.detail, $3 FROM saved,
+        unnest($15::integer[], $16::integer[], $17::text[], $18::text[])
+        AS x(number, winner, termination, detail)
+)
+INSERT INTO outbox (kind, match_id, version, seat, payload, deferred, created_by, created_at,
+    next_try)
+SELECT x.kind, saved.id, x.version, x.seat, x.payload, x.deferred, $11, $3, $3 FROM saved,
+    unnest($19::text[], $20::integer[], $21::integer[], $22::text[], $23::integer[])
+    WITH ORDINALITY AS x(kind, version, seat, payload, deferred, n)
+ORDER BY x.n
+RETURNING id
+"""
 
 
 def _count(status: str) -> int:
@@ -186,6 +215,36 @@ class PgStore(Store):
         )
         return [r["name"] for r in rows]
 
+    async def record_move(
+        self, w: MoveWrite, before_commit: Callable[[], None] | None = None
+    ) -> list[int] | None:
+        """The whole move in one statement, so one round trip and no BEGIN or COMMIT: a
+        statement is a transaction of its own, and its parts run only for the match row the
+        version check let through (none if it failed). `before_commit` is called first,
+        since nothing is written before the statement."""
+        if before_commit is not None:
+            before_commit()
+        status, finished_at, winner, termination = w.ending
+        a = w.announcements
+        params = (
+            *(w.state, w.to_decide, w.now, status, finished_at, winner, termination, w.turn),
+            *(w.match_id, w.expected_version, w.boot),
+            [w.first_seq + i for i in range(len(w.moves))],
+            [seat for seat, _ in w.moves],
+            [text for _, text in w.moves],
+            *([g[i] for g in w.games] for i in range(4)),
+            *([r.kind for r in a], [r.version for r in a], [r.seat for r in a]),
+            *([r.payload for r in a], [int(r.deferred) for r in a]),
+        )
+        try:
+            async with self.pool.acquire() as conn:
+                rows = await conn.fetch(RECORD_MOVE, *params)
+        except BaseException as e:
+            if _unavailable(e):
+                raise StoreUnavailable() from e
+            raise
+        return sorted(int(r[0]) for r in rows) or None
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         try:
@@ -215,11 +274,6 @@ class PgStore(Store):
     def json_field(self, column: str, key: str, kind: str) -> str:
         cast = {"int": "::integer", "bool": "::boolean"}[kind]
         return f"({column}::json ->> '{key}'){cast}"
-
-    def json_fields(self, column: str, keys: Sequence[str]) -> str:
-        # Parsed once into jsonb (a json value would be parsed again by each `->`).
-        items = ", ".join(f"j -> '{k}'" for k in keys)
-        return f"(SELECT jsonb_build_array({items})::text FROM (SELECT {column}::jsonb AS j) p)"
 
     async def reset_ids(self, tx: Tx) -> None:
         """Identity sequences do not move when rows are inserted with explicit ids (a copy

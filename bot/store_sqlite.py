@@ -158,8 +158,3 @@ class SqliteStore(Store):
     def json_field(self, column: str, key: str, kind: str) -> str:
         # json_extract gives integers for JSON numbers and booleans.
         return f"json_extract({column}, '$.{key}')"
-
-    def json_fields(self, column: str, keys: Sequence[str]) -> str:
-        # With several paths json_extract gives a JSON array, from one parse.
-        paths = ", ".join(f"'$.{k}'" for k in keys)
-        return f"json_extract({column}, {paths})"

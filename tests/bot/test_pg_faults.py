@@ -52,9 +52,12 @@ async def test_a_restart_under_load_loses_and_doubles_nothing(pg_cluster, pg_url
                     continue  # the move had been stored before the connection broke
                 outcomes["applied"] += 1
                 acknowledged[match_id] += 1
+                # Paced, so that the games are still under way when the server restarts.
+                await asyncio.sleep(0.03)
 
         players = [asyncio.create_task(player(g, random.Random(g))) for g in games]
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(0.5)
+        assert not all(t.done() for t in players)
         await asyncio.to_thread(pg_cluster.restart)
         await asyncio.sleep(2.0)  # moves go on after the restart
         stop.set()

@@ -105,3 +105,57 @@ async def test_one_active_match_per_channel_is_enforced_by_the_schema(database):
                 await tx.run(f"INSERT INTO matches {cols} VALUES {values}")
     finally:
         await store.close()
+
+
+async def test_migration_5_keeps_a_turn_under_way_going(database, clock):
+    # A game under way on a version 4 database, its player in the middle of a turn: the
+    # newest board says its step left them to decide again (open).
+    store = await Store.open(database, upto=4)
+    match = new_match(MatchSpec("classic"), 5)
+    seat = match.to_decide
+    async with store.transaction() as tx:
+        await tx.run(
+            "INSERT INTO users (user_id, name) VALUES (1, 'Alice'), (2, 'Bob')",
+        )
+        await tx.run(
+            "INSERT INTO matches (id, guild_id, channel_id, player0_id, player1_id, variant,"
+            " game, spec, seed, state, version, to_decide, due_since, created_at)"
+            " VALUES (7, 10, 100, 1, 2, 'classic', 'st1', ?, 5, ?, 1, ?, ?, ?)",
+            (
+                json.dumps(MatchSpec("classic").to_json()),
+                json.dumps(match.to_json()),
+                seat,
+                clock.now(),
+                clock.now(),
+            ),
+        )
+        for version, payload in enumerate(
+            [
+                {"actor": None, "open": False, "events": [], "started": True},
+                {"actor": seat, "open": True, "events": ["Earlier step of the turn."]},
+            ]
+        ):
+            await tx.run(
+                "INSERT INTO outbox (kind, match_id, version, payload, created_by, created_at,"
+                " next_try) VALUES ('board', 7, ?, ?, 'old', 0, 0)",
+                (version, json.dumps(payload)),
+            )
+    await store.close()
+    service = await GameService.open(database, clock=clock)
+    try:
+        info = await service.match(7)
+        assert info.names == ("Alice", "Bob")
+        assert json.loads(info.turn) == [seat, True, ["Earlier step of the turn."]]
+        move = str(info.match.legal_moves()[0])
+        result = await service.play(7, info.players[seat], move)
+        board = await service.store._one(
+            "SELECT payload FROM outbox WHERE match_id = 7 AND kind = 'board' AND version = 2"
+        )
+        payload = json.loads(board["payload"])
+        # The new board continues the turn: its message is edited and lists both steps.
+        assert payload["continues"] is True
+        assert payload["events"][0] == "Earlier step of the turn."
+        assert payload["events"][1:] == [e.describe(info.names) for e in result.events]
+        assert json.loads((await service.match(7)).turn)[2] == payload["events"]
+    finally:
+        await service.close()
