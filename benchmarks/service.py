@@ -56,14 +56,15 @@ async def start_games(service: GameService) -> list[int]:
 
 
 async def random_move(service: GameService, match_id: int, rng: random.Random) -> float | None:
-    """One random legal move in this game: the seconds `play` took, or None if it is over."""
+    """One random legal move in this game: the seconds `play` took, or None if it is over.
+    As the bot's `/schotten move` does, the game is read and then played as read."""
     info = await service.match(match_id)
     if info.is_over:
         return None
     seat = info.match.to_decide
     move = str(rng.choice(info.match.legal_moves()))
     start = time.perf_counter()
-    await service.play(match_id, info.players[seat], move)
+    await service.play(match_id, info.players[seat], move, info=info)
     return time.perf_counter() - start
 
 

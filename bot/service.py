@@ -352,19 +352,23 @@ class GameService:
         *,
         expected_version: int | None = None,
         answered: bool = True,
+        info: MatchInfo | None = None,
     ) -> MoveResult:
         """Make a move for a player. Checks they play in this match and that the decision
         is theirs, applies it through the engine, and stores the new state, the log entry
         and what must be announced in one transaction. `expected_version` (from a button)
         refuses a stale request. `answered`: the caller shows the player their new hand in
         its reply when the decision stays with them (`MoveResult.hand_row` is then theirs to
-        mark done with `announced_by_reply`)."""
+        mark done with `announced_by_reply`). `info`: this match as the caller has just
+        read it, which saves reading it again (a move stored meanwhile is caught by the
+        version check, as it would be after a read here); it becomes the new position."""
         if len(text) > MAX_MOVE_LENGTH:
             raise Refused(
                 f"A move is at most {MAX_MOVE_LENGTH} characters, for example `R7 3` or"
                 " `claim 4`; pick one from the suggestions."
             )
-        info = await self.match(match_id)
+        if info is None or info.id != match_id:
+            info = await self.match(match_id)
         seat = info.seat_of(user_id)
         if seat is None:
             a, b = info.names

@@ -165,7 +165,7 @@ class Front:
         if _is_resign(info, text):
             await self.confirm_resign(interaction, info)
             return
-        result = await self.service.play(info.id, interaction.user.id, text)
+        result = await self.service.play(info.id, interaction.user.id, text, info=info)
         seat = result.seat
         note = texts.what_you_did(result)
         if result.info.to_decide == seat and not result.finished:

@@ -85,6 +85,29 @@ async def test_only_one_of_two_racing_moves_is_applied(service):
     assert len(await service.store.moves(info.id)) == 1
 
 
+async def test_a_move_played_on_a_match_read_before_another_move_is_refused(service):
+    # The caller read the match (as `/schotten move` does), then another move was stored
+    # (another process, another device): the move made on the old read changes nothing.
+    info = await start(service)
+    seat = info.match.to_decide
+    read = await service.match(info.id)
+    other = await service.match(info.id)
+    first, second = (str(m) for m in info.match.legal_moves()[:2])
+    await service.play(info.id, other.players[seat], first, info=other)
+    with pytest.raises(StaleMove, match="earlier position"):
+        await service.play(info.id, read.players[seat], second, info=read)
+    after = await service.match(info.id)
+    assert after.version == 1
+    assert [r["text"] for r in await service.store.moves(info.id)] == [first]
+    # A read that is current is played as read.
+    seat = after.match.to_decide
+    result = await service.play(
+        info.id, after.players[seat], str(after.match.legal_moves()[0]), info=after
+    )
+    assert result.info is after and after.version == 2
+    assert (await service.match(info.id)).version == 2
+
+
 async def test_a_double_click_is_recognised(service):
     info = await start(service)
     seat = info.match.to_decide
