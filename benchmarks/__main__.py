@@ -6,13 +6,34 @@ from __future__ import annotations
 import importlib
 import sys
 
-SUITES = ["st1", "st2", "render", "service", "service_pg", "e2e", "turns", "ai"]
+SUITES = [
+    "st1",
+    "st2",
+    "render",
+    "service",
+    "service_pg",
+    "e2e",
+    "e2e_shards",
+    "capacity",
+    "turns",
+    "ai",
+]
+
+
+def _runs(name: str, word: str) -> bool:
+    """Whether suite `name` may print a figure starting with `word`: its figures start
+    with its name, so when `word` is longer, only the suite with the longest name that
+    `word` starts with is run (`e2e_shards` runs e2e_shards, not e2e as well)."""
+    if name.startswith(word):
+        return True
+    owners = [s for s in SUITES if word.startswith(s)]
+    return bool(owners) and name == max(owners, key=len)
 
 
 def main(argv: list[str]) -> int:
     wanted = argv or SUITES
     for name in SUITES:
-        if not any(name.startswith(w) or w.startswith(name) for w in wanted):
+        if not any(_runs(name, w) for w in wanted):
             continue
         suite = importlib.import_module(f"benchmarks.{name}")
         for line in suite.run():

@@ -5,6 +5,9 @@ answer), each move typed as `/schotten move`.
 `e2e_ack_p95_ms`: from the interaction's dispatch to the bot's first response (its defer).
 `e2e_move_p95_ms`: from the dispatch to the board picture of the new position arriving.
 Emulator, bot and players share this process and its two cores, so these are upper bounds.
+
+`start_games` and `paced_moves` are the load; benchmarks/e2e_shards.py plays the same one
+against bot processes of their own.
 """
 
 from __future__ import annotations
@@ -16,18 +19,112 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from benchmarks.timing import figure
 from bot.config import Config
-from bot.emulator import ChatEvent, Emulator
+from bot.emulator import ChatEvent, Emulator, SimChannel, SimMember
 from bot.front.client import SchottenBot
+from bot.service import GameService
 
 GAMES = 20
 RATE = 20.0  # moves per second, all games together
 MOVES = 240
 VARIANTS = ["classic", "tactics", "expert", "siege", "siege-tactics"]
+
+# Where one game is played: its channel and its two members.
+Table = tuple[SimChannel, SimMember, SimMember]
+
+
+async def start_games(service: GameService, tables: Sequence[Table]) -> list[int]:
+    """At each table the first member challenges the second, who accepts: the games' ids
+    (read through `service`, on the bot's database), once each has started."""
+    games = []
+    for g, (channel, a, b) in enumerate(tables):
+        h = await a.slash(
+            ("schotten", "challenge"),
+            where=channel,
+            opponent=b,
+            game=VARIANTS[g % len(VARIANTS)],
+        )
+        challenge = await h.reply(timeout=10)
+        await (await b.click(challenge, label="Accept")).ack(timeout=10)
+        guild = channel.guild
+        assert guild is not None
+        for _ in range(400):
+            found = await service.active_matches_of(guild.id, a.id)
+            if found:
+                games.append(found[0].id)
+                break
+            await asyncio.sleep(0.01)
+    return games
+
+
+async def paced_moves(
+    emu: Emulator, service: GameService, games: list[int], members: Sequence[SimMember]
+) -> tuple[list[float], list[float]]:
+    """MOVES typed moves, RATE a second, the games in turn (a game whose last move is still
+    under way is skipped): each move's acknowledgement time and its time until the board
+    of the new position arrived, in seconds."""
+    boards: dict[str, asyncio.Future[float]] = {}
+
+    def on_chat(event: ChatEvent) -> None:
+        for a in getattr(event.message, "attachments", []) or []:
+            fut = boards.get(a.filename)
+            if fut is not None and not fut.done():
+                fut.set_result(time.perf_counter())
+
+    unsubscribe = emu.subscribe(on_chat)
+    by_id = {m.id: m for m in members}
+    acks: list[float] = []
+    moves: list[float] = []
+    busy: set[int] = set()
+    rng = random.Random(5)
+
+    async def one_move(match_id: int) -> None:
+        info = await service.match(match_id)
+        if info.is_over or info.deciding_user is None:
+            return
+        legal = [str(m) for m in info.match.legal_moves()]
+        good = [m for m in legal if m.startswith(("claim", "control"))]
+        move = good[0] if good else rng.choice(legal)
+        name = f"board-{match_id}-{info.version + 1}.png"
+        arrived = asyncio.get_running_loop().create_future()
+        boards[name] = arrived
+        member = by_id[info.deciding_user]
+        thread = emu.world.channel(info.channel_id)
+        start = time.perf_counter()
+        handle = await member.slash(("schotten", "move"), where=thread, notation=move)
+        await handle.ack(timeout=10)
+        end = await asyncio.wait_for(arrived, timeout=10)
+        if handle.ack_latency is not None:
+            acks.append(handle.ack_latency)
+        moves.append(end - start)
+
+    async def guarded(match_id: int) -> None:
+        try:
+            await one_move(match_id)
+        finally:
+            busy.discard(match_id)
+
+    try:
+        tasks = []
+        order = itertools.cycle(games)
+        period = 1.0 / RATE
+        next_tick = time.perf_counter()
+        while len(tasks) < MOVES:
+            match_id = next(order)
+            if match_id in busy:
+                continue
+            busy.add(match_id)
+            tasks.append(asyncio.create_task(guarded(match_id)))
+            next_tick += period
+            await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
+        await asyncio.gather(*tasks)
+        return acks, moves
+    finally:
+        unsubscribe()
 
 
 async def _bench() -> tuple[list[float], list[float]]:
@@ -41,83 +138,17 @@ async def _bench() -> tuple[list[float], list[float]]:
                 guild_ready_timeout=0.1,
             )
             runner = asyncio.create_task(bot.start(emu.token))
-            boards: dict[str, asyncio.Future[float]] = {}
-
-            def on_chat(event: ChatEvent) -> None:
-                for a in getattr(event.message, "attachments", []) or []:
-                    fut = boards.get(a.filename)
-                    if fut is not None and not fut.done():
-                        fut.set_result(time.perf_counter())
-
-            emu.subscribe(on_chat)
             try:
                 await emu.wait_for_bot(commands=["schotten"])
                 await bot.wait_until_ready()
                 assert bot.service is not None
-                games = []
-                for g in range(GAMES):
-                    a, b = members[2 * g], members[2 * g + 1]
-                    channel = guild.create_text_channel(f"table-{g}")
-                    h = await a.slash(
-                        ("schotten", "challenge"),
-                        where=channel,
-                        opponent=b,
-                        game=VARIANTS[g % len(VARIANTS)],
-                    )
-                    challenge = await h.reply(timeout=10)
-                    await (await b.click(challenge, label="Accept")).ack(timeout=10)
-                    for _ in range(400):
-                        found = await bot.service.active_matches_of(guild.id, a.id)
-                        if found:
-                            games.append(found[0].id)
-                            break
-                        await asyncio.sleep(0.01)
+                tables = [
+                    (guild.create_text_channel(f"table-{g}"), members[2 * g], members[2 * g + 1])
+                    for g in range(GAMES)
+                ]
+                games = await start_games(bot.service, tables)
                 await asyncio.sleep(1.0)  # let the opening boards and DMs go out
-                by_id = {m.id: m for m in members}
-                acks: list[float] = []
-                moves: list[float] = []
-                busy: set[int] = set()
-                rng = random.Random(5)
-
-                async def one_move(match_id: int) -> None:
-                    info = await bot.service.match(match_id)  # type: ignore[union-attr]
-                    if info.is_over or info.deciding_user is None:
-                        return
-                    legal = [str(m) for m in info.match.legal_moves()]
-                    good = [m for m in legal if m.startswith(("claim", "control"))]
-                    move = good[0] if good else rng.choice(legal)
-                    name = f"board-{match_id}-{info.version + 1}.png"
-                    arrived = asyncio.get_running_loop().create_future()
-                    boards[name] = arrived
-                    member = by_id[info.deciding_user]
-                    thread = emu.world.channel(info.channel_id)
-                    start = time.perf_counter()
-                    handle = await member.slash(("schotten", "move"), where=thread, notation=move)
-                    await handle.ack(timeout=10)
-                    end = await asyncio.wait_for(arrived, timeout=10)
-                    if handle.ack_latency is not None:
-                        acks.append(handle.ack_latency)
-                    moves.append(end - start)
-
-                async def guarded(match_id: int) -> None:
-                    try:
-                        await one_move(match_id)
-                    finally:
-                        busy.discard(match_id)
-
-                tasks = []
-                order = itertools.cycle(games)
-                period = 1.0 / RATE
-                next_tick = time.perf_counter()
-                while len(tasks) < MOVES:
-                    match_id = next(order)
-                    if match_id in busy:
-                        continue
-                    busy.add(match_id)
-                    tasks.append(asyncio.create_task(guarded(match_id)))
-                    next_tick += period
-                    await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
-                await asyncio.gather(*tasks)
+                acks, moves = await paced_moves(emu, bot.service, games, members)
                 await asyncio.sleep(1.0)  # let the last DMs go out before closing
                 return acks, moves
             finally:

@@ -2,6 +2,7 @@
 
 schotten-bot run [--config config.toml] [--shards 0-3 --shard-count 8]
 schotten-bot sandbox [--game classic] [--out DIR] [--seed N] [--computer LEVEL]
+                     [--processes N --database postgresql://...]
 schotten-bot migrate-db --from schotten.sqlite3 --to postgresql://...
 """
 
@@ -215,6 +216,24 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Let the second member be the computer opponent at this level.",
     )
+    sandbox.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="Run the bot as N processes on one PostgreSQL database (--database), as a"
+        " sharded bot is deployed: N shards, process i running shard i-1. The game is in a"
+        " server on the last shard, so its typed moves go to the last process while the"
+        " hand's buttons, clicked in direct messages (always shard 0), go to the first."
+        " Default: 1, the bot in the sandbox's own process.",
+    )
+    sandbox.add_argument(
+        "--database",
+        default=None,
+        metavar="FILE_OR_URL",
+        help="The bot's database: a SQLite file or a postgresql:// URL (required, and"
+        " PostgreSQL, with --processes above 1). Default: a SQLite file deleted at the end.",
+    )
     migrate = sub.add_parser(
         "migrate-db",
         help="Copy every game, rating and setting from one database into a new, empty one.",
@@ -242,11 +261,27 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_run(args.config, args.shards, args.shard_count))
         if args.command == "migrate-db":
             return asyncio.run(_migrate_db(args.source, args.target))
-        from bot.sandbox import run_sandbox
+        from bot.bot_process import BotProcessError
+        from bot.config import database_of
+        from bot.sandbox import SandboxError, run_sandbox
 
         _logging("WARNING")
         quiet_voice_warnings()
-        return asyncio.run(run_sandbox(args.game, args.out, seed=args.seed, computer=args.computer))
+        database = database_of(args.database) if args.database is not None else None
+        try:
+            return asyncio.run(
+                run_sandbox(
+                    args.game,
+                    args.out,
+                    seed=args.seed,
+                    computer=args.computer,
+                    processes=args.processes,
+                    database=database,
+                )
+            )
+        except (SandboxError, BotProcessError) as e:
+            print(f"The sandbox's bot failed: {e}", file=sys.stderr)
+            return 1
     except ConfigError as e:
         print(e, file=sys.stderr)
         return 2

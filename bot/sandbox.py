@@ -1,22 +1,34 @@
 """`schotten-bot sandbox`: the real bot against the loopback Discord emulator, with two
 simulated members who play a whole game through slash commands and buttons while the chat
 is printed and every picture is saved. Nothing leaves this machine and no token is needed.
+With `processes` above 1 the bot runs in that many child processes (`bot.bot_process`) on
+one PostgreSQL database, one shard each, as a sharded deployment runs.
 
-`SimPlayer` is also what the end-to-end tests use to play.
+`SimPlayer` and the waits below are also what the end-to-end tests use to play; they read
+the games through a bot's service, or through a service of their own on the bot's database
+(when the bot runs in other processes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from bot.config import Config
-from bot.emulator import Emulator, SimChannel, SimMember, SimMessage
+from bot.bot_process import BotProcess
+from bot.config import Config, ConfigError
+from bot.emulator import Emulator, SimChannel, SimGuild, SimMember, SimMessage
 from bot.front.client import SchottenBot
 from bot.records import MatchInfo
+from bot.service import GameService
+from bot.store import is_postgres, safe_database
+
+# Where the waits read the games: a bot in this process, or the bot's database.
+Source = SchottenBot | GameService
 
 PREFERRED = ("claim", "control", "Claim", "Take")
 
@@ -112,14 +124,20 @@ def _latest_with(channel: SimChannel, label: str) -> SimMessage | None:
     return None
 
 
-async def wait_for_game(
-    bot: SchottenBot, guild_id: int, user_id: int, timeout: float = 10
-) -> MatchInfo:
+def service_of(source: Source) -> GameService:
+    """The service to read games through."""
+    if isinstance(source, GameService):
+        return source
+    assert source.service is not None, "the bot has not started"
+    return source.service
+
+
+async def wait_for_game(bot: Source, guild_id: int, user_id: int, timeout: float = 10) -> MatchInfo:
     """The member's game in this server, once it has started."""
-    assert bot.service is not None
+    service = service_of(bot)
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
-        games = await bot.service.active_matches_of(guild_id, user_id)
+        games = await service.active_matches_of(guild_id, user_id)
         if games:
             return games[0]
         if asyncio.get_running_loop().time() > deadline:
@@ -128,13 +146,13 @@ async def wait_for_game(
 
 
 async def wait_for_version(
-    bot: SchottenBot, emu: Emulator, match_id: int, above: int, timeout: float = 20
+    bot: Source, emu: Emulator, match_id: int, above: int, timeout: float = 20
 ) -> MatchInfo:
     """The match once a move beyond `above` has been stored and its board posted."""
-    assert bot.service is not None
+    service = service_of(bot)
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
-        info = await bot.service.match(match_id)
+        info = await service.match(match_id)
         if info.version > above:
             break
         if asyncio.get_running_loop().time() > deadline:
@@ -148,19 +166,19 @@ async def wait_for_version(
     return info
 
 
-async def wait_for_announcements(bot: SchottenBot, match_id: int, timeout: float = 20) -> None:
+async def wait_for_announcements(bot: Source, match_id: int, timeout: float = 20) -> None:
     """Until the match's boards and hands are all out: members act on what they were
     sent, and the transcript reads in the order things happened."""
-    assert bot.service is not None
+    service = service_of(bot)
     deadline = asyncio.get_running_loop().time() + timeout
-    while await bot.service.pending_announcements(match_id):
+    while await service.pending_announcements(match_id):
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError(f"game {match_id}'s announcements stayed pending")
         await asyncio.sleep(0.01)
 
 
 async def play_to_the_end(
-    bot: SchottenBot,
+    bot: Source,
     emu: Emulator,
     players: dict[int, SimPlayer],
     match_id: int,
@@ -168,8 +186,7 @@ async def play_to_the_end(
     max_moves: int = 600,
 ) -> MatchInfo:
     """Let the simulated players (by user id) make moves until the match is over."""
-    assert bot.service is not None
-    info = await bot.service.match(match_id)
+    info = await service_of(bot).match(match_id)
     channel = emu.world.channel(info.channel_id)
     await wait_for_announcements(bot, match_id)  # the opening board and hand
     for _ in range(max_moves):
@@ -206,6 +223,10 @@ def turns(seats: list[int]) -> int:
     return sum(1 for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat)
 
 
+class SandboxError(Exception):
+    """The sandbox's bot misbehaved (a process that did not stop cleanly)."""
+
+
 def run_folder(out: Path, game: str, seed: int, computer: str | None) -> Path:
     """A new folder under `out` for one run's pictures, named after what was played, so
     that runs never mix their pictures: `classic-seed7`, then `classic-seed7-2`, ..."""
@@ -219,55 +240,170 @@ def run_folder(out: Path, game: str, seed: int, computer: str | None) -> Path:
     return folder
 
 
-async def run_sandbox(game: str, out: Path, *, seed: int = 7, computer: str | None = None) -> int:
+async def run_sandbox(
+    game: str,
+    out: Path,
+    *,
+    seed: int = 7,
+    computer: str | None = None,
+    processes: int = 1,
+    database: Path | str | None = None,
+) -> int:
     """Play one game between Alice and Bob (or Alice and the computer) and print the chat.
-    The same seed plays the same game: it seeds the deal, the computer and the members."""
+    The same seed plays the same game: it seeds the deal, the computer and the members.
+
+    `database`: the bot's (default: a SQLite file that is deleted at the end). With
+    `processes` N above 1, N bot processes on it, which must be PostgreSQL, run shard i of
+    N each; the game is in a server on the last shard, so its typed moves go to the last
+    process while the hand's buttons, clicked in direct messages, go to the first."""
+    if processes < 1:
+        raise ConfigError("--processes is the number of bot processes: 1 or more.")
+    if processes > 1 and (database is None or not is_postgres(database)):
+        raise ConfigError(
+            "Several bot processes share one PostgreSQL database: give --database"
+            " postgresql://... with --processes (SQLite serves one process per file)."
+        )
     out = run_folder(out, game, seed, computer)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
+        db = database if database is not None else Path(tmp) / "sandbox.sqlite3"
         async with Emulator() as emu, emu.point_discord():
-            guild = emu.create_guild("Sandbox Server")
+            if processes == 1:
+                guild = emu.create_guild("Sandbox Server")
+            else:
+                for shard in range(processes - 1):
+                    emu.create_guild(f"Quiet Server {shard}", shard=(shard, processes))
+                guild = emu.create_guild("Sandbox Server", shard=(processes - 1, processes))
             alice = guild.add_member("Alice")
             bob = guild.add_member("Bob")
             emu.print_chat(attachments_dir=str(out))
-            config = Config(database=Path(tmp) / "sandbox.sqlite3", timer_seconds=30)
-            bot = SchottenBot(config, seed=seed, guild_ready_timeout=0.1)
-            runner = asyncio.create_task(bot.start(emu.token))
-            try:
-                await emu.wait_for_bot(commands=["schotten"])
-                await bot.wait_until_ready()
-                channel = guild.default_channel
-                assert bot.user is not None
-                if computer:
-                    handle = await alice.slash(
-                        ("schotten", "challenge"),
-                        where=channel,
-                        opponent=guild.members[emu.bot.id],
-                        game=game,
-                        level=computer,
-                    )
-                    await handle.reply(timeout=15)
-                else:
-                    handle = await alice.slash(
-                        ("schotten", "challenge"), where=channel, opponent=bob, game=game
-                    )
-                    challenge = await handle.reply(timeout=15)
-                    accept = await bob.click(challenge, label="Accept")
-                    await accept.ack(timeout=15)
-                match = await wait_for_game(bot, guild.id, alice.id)
-                players = {
-                    alice.id: SimPlayer(alice, random.Random(rng.random())),
-                    bob.id: SimPlayer(bob, random.Random(rng.random())),
-                }
-                final = await play_to_the_end(bot, emu, players, match.id)
-                await asyncio.sleep(0.5)
-                outcome = final.match.outcome
-                print()
-                print(
-                    f"Game #{final.id} over after {final.version} moves: "
-                    f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
-                )
-            finally:
-                await bot.close()
-                await runner
+            if processes == 1:
+                async with _bot_here(emu, db, seed) as bot:
+                    final = await _play(emu, bot, guild, alice, bob, game, computer, rng)
+            else:
+                async with _bot_processes(emu, db, processes, seed, out) as (service, children):
+                    final = await _play(emu, service, guild, alice, bob, game, computer, rng)
+                    print()
+                    print(_who_answered(emu, children))
+            outcome = final.match.outcome
+            print()
+            print(
+                f"Game #{final.id} over after {final.version} moves: "
+                f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
+            )
     return 0
+
+
+@contextlib.asynccontextmanager
+async def _bot_here(emu: Emulator, database: Path | str, seed: int) -> AsyncIterator[SchottenBot]:
+    """The bot in this process, connected and ready."""
+    config = Config(database=database, timer_seconds=30)
+    bot = SchottenBot(config, seed=seed, guild_ready_timeout=0.1)
+    runner = asyncio.create_task(bot.start(emu.token))
+    try:
+        await emu.wait_for_bot(commands=["schotten"])
+        await bot.wait_until_ready()
+        yield bot
+    finally:
+        await bot.close()
+        await runner
+
+
+@contextlib.asynccontextmanager
+async def _bot_processes(
+    emu: Emulator, database: Path | str, processes: int, seed: int, out: Path
+) -> AsyncIterator[tuple[GameService, list[BotProcess]]]:
+    """`processes` bot processes, shard i of `processes` each, connected; and a service
+    of this process's own on their database to follow the game. Stopped as a deploy stops
+    them (SIGTERM), each of which must exit cleanly."""
+    children = [
+        BotProcess(
+            emu,
+            database,
+            log=out / f"bot-{i + 1}.log",
+            shards=(i, i),
+            shard_count=processes,
+            seed=seed,
+            timer_seconds=30,
+        )
+        for i in range(processes)
+    ]
+    service: GameService | None = None
+    failed: list[str] = []
+    try:
+        await asyncio.gather(*(child.start() for child in children))
+        await emu.wait_for_bot(commands=["schotten"], shards=range(processes))
+        service = await GameService.open(database, pool_size=2)
+        for i, child in enumerate(children):
+            servers = [g.name for g in emu.guilds if g.shard_of(processes) == i]
+            dms = " and every direct message" if i == 0 else ""
+            print(
+                f"Bot process {i + 1} (pid {child.pid}, log {child.log}) runs shard {i} of"
+                f" {processes}: {', '.join(servers)}{dms}; database {safe_database(database)}."
+            )
+        print()
+        yield service, children
+    finally:
+        if service is not None:
+            await service.close()
+        started = [child for child in children if child.proc is not None]
+        codes = await asyncio.gather(*(c.stop() for c in started), return_exceptions=True)
+        failed += [
+            f"the bot process of shard {child.shard_ids[0]} exited with {code!r}: see {child.log}"
+            for child, code in zip(started, codes, strict=True)
+            if code != 0
+        ]
+    if failed:
+        raise SandboxError("; ".join(failed))
+
+
+def _who_answered(emu: Emulator, children: list[BotProcess]) -> str:
+    """Which process answered the members' commands and clicks, and where they were made."""
+    parts = []
+    for i, child in enumerate(children):
+        handled = [
+            r for r in emu.interactions.records.values() if r.session_id in child.session_ids
+        ]
+        in_dms = sum(r.guild is None for r in handled)
+        parts.append(
+            f"process {i + 1} (shard {i}) {len(handled)}, of which {in_dms} in direct messages"
+        )
+    return "Interactions answered: " + "; ".join(parts) + "."
+
+
+async def _play(
+    emu: Emulator,
+    source: Source,
+    guild: SimGuild,
+    alice: SimMember,
+    bob: SimMember,
+    game: str,
+    computer: str | None,
+    rng: random.Random,
+) -> MatchInfo:
+    """Alice challenges Bob (or the computer) and they play the game to its end."""
+    channel = guild.default_channel
+    if computer:
+        handle = await alice.slash(
+            ("schotten", "challenge"),
+            where=channel,
+            opponent=guild.members[emu.bot.id],
+            game=game,
+            level=computer,
+        )
+        await handle.reply(timeout=15)
+    else:
+        handle = await alice.slash(
+            ("schotten", "challenge"), where=channel, opponent=bob, game=game
+        )
+        challenge = await handle.reply(timeout=15)
+        accept = await bob.click(challenge, label="Accept")
+        await accept.ack(timeout=15)
+    match = await wait_for_game(source, guild.id, alice.id)
+    players = {
+        alice.id: SimPlayer(alice, random.Random(rng.random())),
+        bob.id: SimPlayer(bob, random.Random(rng.random())),
+    }
+    final = await play_to_the_end(source, emu, players, match.id)
+    await asyncio.sleep(0.5)
+    return final

@@ -44,6 +44,10 @@ MAX_MOVE_LENGTH = 100
 # A hand that the request which made the move shows itself (in its reply) is sent by DM
 # only if that reply has not happened within this many seconds.
 DEFERRED_GRACE = 60.0
+# The same for a hand written by another run of the bot: on a database of several processes
+# that run may be answering right now (its replies take a second or two); on SQLite, one
+# process at a time, it has ended and its hands are sent at once.
+OTHER_RUN_GRACE = 20.0
 # How long a sender may hold an announcement before another may take it over.
 LEASE_SECONDS = 60.0
 # How long a process keeps the computer's turn to itself while it searches (the longest
@@ -663,17 +667,19 @@ class GameService:
     ) -> list[Row]:
         """Announcements to make now, oldest first. A hand that a request of this run is
         about to show in its own reply waits `DEFERRED_GRACE` seconds, unless `everything`
-        (at start-up and shut-down nothing of this run is still answering)."""
+        (at start-up and shut-down nothing of this run is still answering); one that another
+        process's request is about to show waits `OTHER_RUN_GRACE` seconds."""
         now = self.clock.now()
         rows = await self.store.pending_announcements(now, match_id)
-        return [
-            r
-            for r in rows
-            if everything
-            or not r["deferred"]
-            or r["created_by"] != self.boot
-            or r["created_at"] + DEFERRED_GRACE <= now
-        ]
+
+        def waits(r: Row) -> bool:
+            if not r["deferred"]:
+                return False
+            if r["created_by"] == self.boot:
+                return not everything and now < r["created_at"] + DEFERRED_GRACE
+            return not self.store.single_process and now < r["created_at"] + OTHER_RUN_GRACE
+
+        return [r for r in rows if not waits(r)]
 
     async def claim_announcement(self, row_id: int) -> bool:
         """Take an announcement to send it (False: another sender has it)."""

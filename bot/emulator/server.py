@@ -26,6 +26,7 @@ from .responses import InteractionResponder
 from .world import World
 
 API = "/api/v{api_version}"
+CLIENT_GONE = 499  # the status recorded for a request whose client disconnected (nginx's)
 _log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -139,6 +140,10 @@ class Emulator:
             response = json_response(error.body(), status=error.status)
         except web.HTTPException:
             raise
+        except ConnectionResetError:
+            # The client went away in the middle of its request (a bot process killed while
+            # uploading): nobody is left to answer, and it is no fault of the emulator.
+            response = json_response({"message": "client gone", "code": 0}, status=CLIENT_GONE)
         except Exception as error:
             # An emulator bug. 503 makes discord.py raise DiscordServerError at once (500 would
             # be retried with back-off); the traceback is kept for the test to report.

@@ -1,6 +1,8 @@
 """Configuration, the token, the command line, and the sandbox (the README's run command)."""
 
 import asyncio
+import re
+import sys
 
 import pytest
 
@@ -124,3 +126,48 @@ def test_run_checks_shards_given_on_the_command_line(tmp_path, capsys, monkeypat
     with pytest.raises(SystemExit):
         main(["run", "--shards", "x-y"])
     assert "not a range of shards" in capsys.readouterr().err
+
+
+def test_several_sandbox_processes_need_postgresql(tmp_path, capsys):
+    assert main(["sandbox", "--processes", "2", "--out", str(tmp_path)]) == 2
+    assert "--database postgresql://" in capsys.readouterr().err
+    db = str(tmp_path / "x.sqlite3")
+    assert main(["sandbox", "--processes", "2", "--database", db, "--out", str(tmp_path)]) == 2
+    assert "SQLite serves one process per file" in capsys.readouterr().err
+
+
+async def test_the_sandbox_runs_two_bot_processes_on_postgresql(tmp_path, pg_url):
+    from bot.bot_process import ROOT
+    from bot.service import GameService
+
+    out = tmp_path / "pictures"
+    proc = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot", "sandbox", "--processes", "2", "--seed", "5"),
+        *("--database", pg_url, "--out", str(out)),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    printed = (await asyncio.wait_for(proc.communicate(), 180))[0].decode()
+    assert proc.returncode == 0, printed
+    assert "runs shard 0 of 2: Quiet Server 0 and every direct message" in printed
+    assert "runs shard 1 of 2: Sandbox Server" in printed
+    # The game is on shard 1: its typed moves went to process 2, and the hands' buttons,
+    # clicked in direct messages (shard 0), to process 1, which played them.
+    answered = re.search(
+        r"process 1 \(shard 0\) (\d+), of which (\d+) in direct messages;"
+        r" process 2 \(shard 1\) (\d+), of which (\d+) in direct messages",
+        printed,
+    )
+    assert answered, printed
+    first, first_dms, second, second_dms = map(int, answered.groups())
+    assert first == first_dms > 0 and second > 0 and second_dms == 0
+    assert re.search(r"^DM @(\w+) +\1: clicked", printed, re.MULTILINE), printed
+    assert "over after" in printed
+    service = await GameService.open(pg_url, pool_size=1)
+    try:
+        rows = await service.store._all("SELECT id, status FROM matches")
+        assert [r["status"] for r in rows] == ["finished"]
+        assert await service.verify(rows[0]["id"])  # replays from its seed and moves
+    finally:
+        await service.close()

@@ -5,105 +5,54 @@ happened, every stored move's board is posted exactly once and the player to dec
 their hand: nothing a crash interrupts is lost, and nothing is announced twice."""
 
 import asyncio
-import os
 import signal
-import sys
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
 
+from bot.bot_process import BotProcess
 from bot.emulator import Emulator
 from bot.records import Member
-from bot.sandbox import board_posts
 from bot.service import GameService
 from engine.api import MatchSpec
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class Child:
-    """One bot process."""
-
-    def __init__(self, proc: asyncio.subprocess.Process, log: Path) -> None:
-        self.proc = proc
-        self.log = log
-
-    async def exit_code(self, timeout: float = 20) -> int:
-        try:
-            return await asyncio.wait_for(self.proc.wait(), timeout)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-            raise AssertionError(
-                f"the bot did not exit; its log:\n{self.log.read_text()}"
-            ) from None
-
-    def kill(self) -> None:
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
-
-    def terminate(self) -> None:
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
+from tests.bot import announced
 
 
 class Harness:
-    def __init__(self, emu: Emulator, tmp: Path) -> None:
+    def __init__(self, emu: Emulator, tmp) -> None:
         self.emu = emu
         self.tmp = tmp
         self.db = tmp / "bot.sqlite3"
         self.runs = 0
-        self.children: list[Child] = []
+        self.children: list[BotProcess] = []
 
-    async def start(self, crash_at: str | None = None) -> Child:
+    async def start(self, crash_at: str | None = None) -> BotProcess:
         """A bot process; returns once it has connected and announced what was pending."""
         self.runs += 1
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        env.pop("SCHOTTEN_CRASH_AT", None)
-        if crash_at:
-            env["SCHOTTEN_CRASH_AT"] = crash_at
-        log = self.tmp / f"bot-{self.runs}.log"
-        before = self.emu.gateway.identify_count
-        with log.open("wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "tests.bot.crashbot",
-                self.emu.base_url,
-                self.emu.token,
-                str(self.db),
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=out,
-            )
-        child = Child(proc, log)
+        child = BotProcess(
+            self.emu,
+            self.db,
+            log=self.tmp / f"bot-{self.runs}.log",
+            env={"SCHOTTEN_CRASH_AT": crash_at} if crash_at else None,
+        )
         self.children.append(child)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 30
-        while self.emu.gateway.identify_count == before or not self.emu.gateway.live_sessions():
-            if proc.returncode is not None or loop.time() > deadline:
-                raise AssertionError(f"the bot did not connect; its log:\n{log.read_text()}")
-            await asyncio.sleep(0.05)
+        await child.start(timeout=30)
         await self.settled(child)
         return child
 
-    async def settled(self, child: Child, timeout: float = 20) -> None:
+    async def settled(self, child: BotProcess, timeout: float = 20) -> None:
         """Until the outbox is empty (everything announced, or skipped as stale)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
         async with reader(self.db) as service:
-            while await service.store.pending_announcements(float("inf")):
-                if child.proc.returncode is not None or loop.time() > deadline:
-                    raise AssertionError(
-                        f"announcements still pending; the bot's log:\n{child.log.read_text()}"
-                    )
-                await asyncio.sleep(0.05)
+            await announced.settled(
+                service,
+                timeout,
+                alive=lambda: child.returncode is None,
+                log=child.log_text,
+            )
 
 
 @asynccontextmanager
-async def reader(db: Path):
+async def reader(db):
     service = await GameService.open(db)
     try:
         yield service
@@ -112,42 +61,8 @@ async def reader(db: Path):
 
 
 async def check_everything_announced(emu, db, channel, members, match_id):
-    """Every stored version's board was shown, in one message per turn: a version that
-    begins a turn is posted exactly once and the later versions of its turn edit that
-    message, which ends showing the turn's last board. The player to decide has their hand."""
     async with reader(db) as service:
-        info = await service.match(match_id)
-        rows = await service.store._all(
-            "SELECT version, status, message_id, json_extract(payload, '$.continues') AS cont"
-            " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id",
-            (match_id,),
-        )
-    assert [r["version"] for r in rows] == list(range(info.version + 1))
-    shows: dict[int, int] = {}  # message id -> the last version it must show
-    for row in rows:
-        assert row["status"] == "sent" and row["message_id"] is not None, dict(row)
-        if row["cont"]:
-            assert row["message_id"] in shows, f"version {row['version']} posted afresh"
-        else:
-            assert row["message_id"] not in shows, f"version {row['version']} edited a turn"
-        shows[row["message_id"]] = row["version"]
-    posts = board_posts(channel)
-    assert sorted(m.id for m in posts) == sorted(shows), "a board posted twice, or not at all"
-    for message in posts:
-        name = f"board-{match_id}-{shows[message.id]}.png"
-        assert [a.filename for a in message.attachments] == [name]
-    if info.is_over:
-        return info
-    decider = members[info.deciding_user]
-    hand = f"hand-{match_id}-{info.version}.png"
-    seen = [
-        m
-        for ch in (channel, decider.dm_channel)
-        for m in ch.messages
-        if m.is_visible_to(decider.user) and any(a.filename == hand for a in m.attachments)
-    ]
-    assert seen, f"{decider.name} has no hand for version {info.version}"
-    return info
+        return await announced.check_everything_announced(emu, service, channel, members, match_id)
 
 
 async def move(emu, db, channel, members, match_id):
@@ -191,7 +106,7 @@ async def harness(tmp_path):
         finally:  # a failed test leaves no bot running
             for child in h.children:
                 child.kill()
-                await child.proc.wait()
+                await child.exit_code()
 
 
 async def crash_and_recover(h, *, crash_at=None, kill_after=None, stop_after=None):

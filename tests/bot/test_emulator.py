@@ -685,3 +685,25 @@ async def test_chat_printer_and_event_stream(server: Server, bot: GameBot, tmp_p
     assert "Schotten Bot: Here is the board [file: board.png 73 B →" in lines[2]
     saved = list(tmp_path.iterdir())
     assert len(saved) == 1 and saved[0].read_bytes() == PNG
+
+
+async def test_a_client_gone_in_the_middle_of_a_request_is_no_emulator_error() -> None:
+    # A bot process killed while it uploads a message leaves its request half sent.
+    async with Emulator() as emu:
+        channel = emu.create_guild("G").default_channel
+        _, writer = await asyncio.open_connection("127.0.0.1", emu.port)
+        writer.write(
+            f"POST /api/v10/channels/{channel.id}/messages HTTP/1.1\r\nHost: emulator\r\n"
+            f"Authorization: Bot {emu.token}\r\nContent-Type: application/json\r\n"
+            'Content-Length: 1000\r\n\r\n{"content": '.encode()
+        )
+        await writer.drain()
+        await asyncio.sleep(0.1)
+        writer.close()
+        for _ in range(100):
+            if emu.requests:
+                break
+            await asyncio.sleep(0.02)
+        assert [r.status for r in emu.requests] == [499]
+        assert emu.server_errors == []
+        assert channel.messages == []

@@ -193,3 +193,38 @@ async def test_many_moves_from_several_processes_apply_each_once(database, clock
             assert await svcs[1].verify(g.id)
     finally:
         await close(svcs)
+
+
+async def test_a_hand_another_process_is_about_to_show_is_not_sent_by_dm(database, clock):
+    # Alice's move leaves the decision with her (in Tactics she then picks a deck to draw
+    # from): the process that made it shows her the hand in its reply, so no process sends
+    # that hand by DM unless the reply fails to come.
+    a, b = await services(database, clock)
+    try:
+        info = await start(a, variant="tactics")
+        hand_row = None
+        for _ in range(20):
+            info = await a.match(info.id)
+            seat = info.match.to_decide
+            legal = [str(m) for m in info.match.legal_moves()]
+            result = await a.play(info.id, info.players[seat], legal[0])
+            if result.hand_row is not None:
+                hand_row = result.hand_row
+                break
+        assert hand_row is not None, "no move left the decision with its player"
+
+        def listed(rows):
+            return hand_row in [r["id"] for r in rows]
+
+        assert not listed(await a.pending_announcements())
+        if a.store.single_process:
+            # SQLite: one process at a time, so a hand written by another run is from a run
+            # that has ended (a restart): nobody will show it, so it is sent at once.
+            assert listed(await b.pending_announcements())
+            return
+        assert not listed(await b.pending_announcements())
+        assert not listed(await b.pending_announcements(everything=True))  # b starting up
+        clock.advance(seconds=25)  # the reply never came (a's process died): the DM goes out
+        assert listed(await b.pending_announcements())
+    finally:
+        await close([a, b])

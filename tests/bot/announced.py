@@ -1,0 +1,87 @@
+"""Checks shared by the tests that crash, kill and restart bot processes: that what the
+database holds was announced in the emulated chat exactly once, on either backend."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.emulator import Emulator, SimChannel, SimMember
+from bot.records import MatchInfo
+from bot.sandbox import board_posts
+from bot.service import GameService
+
+
+async def settled(
+    service: GameService,
+    timeout: float = 20,
+    *,
+    alive: Callable[[], bool] = lambda: True,
+    log: Callable[[], str] = lambda: "",
+) -> None:
+    """Until the outbox is empty (everything announced, or skipped as stale). `alive` says
+    whether the bots that should announce still run; `log` what to show when they fail."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while await service.store.pending_announcements(float("inf")):
+        if not alive() or loop.time() > deadline:
+            rows = await service.store.pending_announcements(float("inf"))
+            pending = [(r["id"], r["kind"], r["match_id"], r["version"]) for r in rows]
+            raise AssertionError(f"announcements still pending: {pending}; the log:\n{log()}")
+        await asyncio.sleep(0.05)
+
+
+async def board_rows(service: GameService, match_id: int) -> list[Any]:
+    """The match's board announcements in order: version, status, message, and whether the
+    board continues the turn of the one before (then it edits that message)."""
+    cont = service.store.json_field("payload", "continues", "bool")
+    rows = await service.store._all(
+        f"SELECT id, version, status, message_id, payload, {cont} AS cont"
+        " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id",
+        (match_id,),
+    )
+    return rows
+
+
+async def check_everything_announced(
+    emu: Emulator,
+    service: GameService,
+    channel: SimChannel,
+    members: Mapping[int, SimMember],
+    match_id: int,
+) -> MatchInfo:
+    """Every stored version's board was shown, in one message per turn: a version that
+    begins a turn is posted exactly once and the later versions of its turn edit that
+    message, which ends showing the turn's last board. The player to decide has their hand."""
+    info = await service.match(match_id)
+    rows = await board_rows(service, match_id)
+    assert [r["version"] for r in rows] == list(range(info.version + 1)), match_id
+    shows: dict[int, int] = {}  # message id -> the last version it must show
+    for row in rows:
+        assert row["status"] == "sent" and row["message_id"] is not None, (match_id, row["id"])
+        message_id = int(row["message_id"])
+        if row["cont"]:
+            assert message_id in shows, f"game {match_id} version {row['version']} posted afresh"
+        else:
+            assert message_id not in shows, f"game {match_id} version {row['version']} edited"
+        shows[message_id] = int(row["version"])
+    posts = board_posts(channel)
+    assert sorted(m.id for m in posts) == sorted(shows), (
+        f"game {match_id}: a board posted twice, or not at all"
+    )
+    for message in posts:
+        name = f"board-{match_id}-{shows[message.id]}.png"
+        assert [a.filename for a in message.attachments] == [name]
+    if info.is_over:
+        return info
+    decider = members[info.deciding_user]  # type: ignore[index]
+    hand = f"hand-{match_id}-{info.version}.png"
+    seen = [
+        m
+        for ch in (channel, decider.dm_channel)
+        for m in ch.messages
+        if m.is_visible_to(decider.user) and any(a.filename == hand for a in m.attachments)
+    ]
+    assert seen, f"{decider.name} has no hand for version {info.version} of game {match_id}"
+    return info
