@@ -23,9 +23,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from benchmarks.timing import figure
-from bot.config import Config
 from bot.emulator import ChatEvent, Emulator, SimChannel, SimMember
-from bot.front.client import SchottenBot
+from bot.sandbox import running_bot
 from bot.service import GameService
 
 GAMES = 20
@@ -133,14 +132,7 @@ async def _bench() -> tuple[list[float], list[float]]:
         async with Emulator() as emu, emu.point_discord():
             guild = emu.create_guild("Bench")
             members = [guild.add_member(f"p{i}") for i in range(2 * GAMES)]
-            bot = SchottenBot(
-                Config(database=Path(tmp) / "e2e.sqlite3", timer_seconds=3600),
-                guild_ready_timeout=0.1,
-            )
-            runner = asyncio.create_task(bot.start(emu.token))
-            try:
-                await emu.wait_for_bot(commands=["schotten"])
-                await bot.wait_until_ready()
+            async with running_bot(emu, Path(tmp) / "e2e.sqlite3") as bot:
                 assert bot.service is not None
                 tables = [
                     (guild.create_text_channel(f"table-{g}"), members[2 * g], members[2 * g + 1])
@@ -151,9 +143,6 @@ async def _bench() -> tuple[list[float], list[float]]:
                 acks, moves = await paced_moves(emu, bot.service, games, members)
                 await asyncio.sleep(1.0)  # let the last DMs go out before closing
                 return acks, moves
-            finally:
-                await bot.close()
-                await runner
 
 
 def run() -> Iterator[str]:

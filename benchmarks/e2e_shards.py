@@ -22,8 +22,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
-
 from benchmarks.e2e import GAMES, paced_moves, start_games
 from benchmarks.timing import figure
 from bot.bot_process import BotProcess
@@ -35,18 +33,9 @@ SHARD_COUNT = 4
 PROCESSES = [(0, 1), (2, 3)]  # the shards of each bot process
 
 
-async def _new_database(cluster: Cluster, name: str) -> str:
-    admin = await asyncpg.connect(cluster.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return cluster.url(name)
-
-
 async def _bench(cluster: Cluster) -> list[float]:
     logging.getLogger("discord").setLevel(logging.ERROR)
-    url = await _new_database(cluster, "e2e_shards")
+    url = await cluster.create_database("e2e_shards")
     with tempfile.TemporaryDirectory() as tmp:
         async with Emulator() as emu:
             guilds = [emu.create_guild(f"Bench {s}", shard=(s, SHARD_COUNT)) for s in range(4)]

@@ -28,8 +28,6 @@ from collections.abc import Iterator
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
-import asyncpg
-
 from benchmarks.service import flat_out, one_run, open_service, p95_ms, start_games
 from benchmarks.timing import figure
 from tests.pg import MISSING, Cluster, server_bin
@@ -43,15 +41,6 @@ RUN_TIMEOUT = 300
 # What a worker reports: (moves made, start, end) on the system-wide monotonic clock
 # (CLOCK_MONOTONIC on Linux, the same in every process), or a traceback.
 Report = tuple[int, float, float] | str
-
-
-async def _new_database(cluster: Cluster, name: str) -> str:
-    admin = await asyncpg.connect(cluster.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return cluster.url(name)
 
 
 async def _prepare(url: str) -> list[int]:
@@ -134,11 +123,11 @@ def run() -> Iterator[str]:
     try:
         cluster.start()
         for i in range(RUNS):
-            url = asyncio.run(_new_database(cluster, f"bench{i}_one"))
+            url = asyncio.run(cluster.create_database(f"bench{i}_one"))
             rate, times = asyncio.run(one_run(url))
             rates.append(rate)
             p95s.append(p95_ms(times))
-            url = asyncio.run(_new_database(cluster, f"bench{i}_two"))
+            url = asyncio.run(cluster.create_database(f"bench{i}_two"))
             rates2.append(_two_processes(url, asyncio.run(_prepare(url))))
     finally:
         cluster.stop()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bot_process import BotProcess
+from bot.clock import Clock
 from bot.config import Config, ConfigError
 from bot.emulator import Emulator, SimChannel, SimGuild, SimMember, SimMessage
 from bot.front.client import SchottenBot
@@ -278,7 +279,7 @@ async def run_sandbox(
             bob = guild.add_member("Bob")
             emu.print_chat(attachments_dir=str(out))
             if processes == 1:
-                async with _bot_here(emu, db, seed) as bot:
+                async with running_bot(emu, db, seed=seed, timer_seconds=30) as bot:
                     final = await _play(emu, bot, guild, alice, bob, game, computer, rng)
             else:
                 async with _bot_processes(emu, db, processes, seed, out) as (service, children):
@@ -295,10 +296,18 @@ async def run_sandbox(
 
 
 @contextlib.asynccontextmanager
-async def _bot_here(emu: Emulator, database: Path | str, seed: int) -> AsyncIterator[SchottenBot]:
-    """The bot in this process, connected and ready."""
-    config = Config(database=database, timer_seconds=30)
-    bot = SchottenBot(config, seed=seed, guild_ready_timeout=0.1)
+async def running_bot(
+    emu: Emulator,
+    database: Path | str,
+    clock: Clock | None = None,
+    *,
+    seed: int | None = None,
+    timer_seconds: float = 3600.0,
+) -> AsyncIterator[SchottenBot]:
+    """The bot in this process, connected to the emulator and ready (the sandbox's, and the
+    end-to-end tests' and benchmarks')."""
+    config = Config(database=database, timer_seconds=timer_seconds)
+    bot = SchottenBot(config, clock=clock, seed=seed, guild_ready_timeout=0.1)
     runner = asyncio.create_task(bot.start(emu.token))
     try:
         await emu.wait_for_bot(commands=["schotten"])

@@ -5,7 +5,8 @@
 several bot processes may share. The queries below are written once, in the SQL both
 databases speak (`?` placeholders, which the PostgreSQL backend numbers), so the service
 never knows which one it talks to. What differs lives in the backends: connections,
-transactions, locks, JSON functions and the schema's migrations.
+transactions, locks, JSON functions, the schema's migrations, and how a move's writes
+reach the database (`record_move`: one statement on PostgreSQL).
 
 Writes go through `transaction()`, the one explicit transaction helper: everything inside
 commits together or not at all. Races are settled in the database, never in memory: a
@@ -220,8 +221,8 @@ class Store:
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         raise NotImplementedError
 
-    def json_field(self, column: str, key: str, kind: str) -> str:
-        """SQL reading `key` of the JSON object in `column`, as an "int" or a "bool"."""
+    def json_bool(self, column: str, key: str) -> str:
+        """SQL reading the boolean `key` of the JSON object in `column`."""
         raise NotImplementedError
 
     async def tables(self) -> list[str]:
@@ -612,7 +613,7 @@ class Store:
     async def board_before(self, match_id: int, row_id: int) -> Row | None:
         """The board announcement made before this one: the message a turn's later steps edit."""
         return await self._one(
-            f"SELECT id, status, message_id, {self.json_field('payload', 'open', 'bool')} AS open"
+            f"SELECT id, status, message_id, {self.json_bool('payload', 'open')} AS open"
             " FROM outbox WHERE match_id = ? AND kind = 'board' AND id < ?"
             " ORDER BY id DESC LIMIT 1",
             (match_id, row_id),

@@ -271,9 +271,8 @@ class PgStore(Store):
                 raise StoreUnavailable() from e
             raise
 
-    def json_field(self, column: str, key: str, kind: str) -> str:
-        cast = {"int": "::integer", "bool": "::boolean"}[kind]
-        return f"({column}::json ->> '{key}'){cast}"
+    def json_bool(self, column: str, key: str) -> str:
+        return f"({column}::json ->> '{key}')::boolean"
 
     async def reset_ids(self, tx: Tx) -> None:
         """Identity sequences do not move when rows are inserted with explicit ids (a copy

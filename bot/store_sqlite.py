@@ -155,6 +155,6 @@ class SqliteStore(Store):
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._reader.execute_fetchall(sql, params))
 
-    def json_field(self, column: str, key: str, kind: str) -> str:
-        # json_extract gives integers for JSON numbers and booleans.
+    def json_bool(self, column: str, key: str) -> str:
+        # json_extract gives 1 or 0 for JSON true and false.
         return f"json_extract({column}, '$.{key}')"

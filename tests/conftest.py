@@ -37,20 +37,9 @@ def pg_cluster():
 @pytest.fixture
 async def pg_url(pg_cluster):
     """A new, empty database on the test cluster."""
-    import asyncpg
-
     name = f"t{os.getpid()}_{next(_databases)}"
-    admin = await asyncpg.connect(pg_cluster.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    yield pg_cluster.url(name)
-    admin = await asyncpg.connect(pg_cluster.url())
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    finally:
-        await admin.close()
+    yield await pg_cluster.create_database(name)
+    await pg_cluster.drop_database(name)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -19,6 +19,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import asyncpg
+
 MISSING = (
     "PostgreSQL's server programs (initdb, pg_ctl) are not installed: apt-get install postgresql"
 )
@@ -96,6 +98,21 @@ class Cluster:
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    async def create_database(self, name: str) -> str:
+        """A new, empty database on the cluster: its URL."""
+        await self._admin(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    async def drop_database(self, name: str) -> None:
+        await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    async def _admin(self, sql: str) -> None:
+        admin = await asyncpg.connect(self.url())
+        try:
+            await admin.execute(sql)
+        finally:
+            await admin.close()
 
     def log(self) -> str:
         path = self.root / "log"

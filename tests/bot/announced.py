@@ -35,7 +35,7 @@ async def settled(
 async def board_rows(service: GameService, match_id: int) -> list[Any]:
     """The match's board announcements in order: version, status, message, and whether the
     board continues the turn of the one before (then it edits that message)."""
-    cont = service.store.json_field("payload", "continues", "bool")
+    cont = service.store.json_bool("payload", "continues")
     rows = await service.store._all(
         f"SELECT id, version, status, message_id, payload, {cont} AS cont"
         " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id",

@@ -3,16 +3,14 @@
 import asyncio
 import random
 import re
-from contextlib import asynccontextmanager
 
 import pytest
 
-from bot.config import Config
-from bot.front.client import SchottenBot
 from bot.sandbox import (
     SimPlayer,
     board_posts,
     play_to_the_end,
+    running_bot,
     wait_for_game,
     wait_for_version,
 )
@@ -23,21 +21,6 @@ from engine.api import VARIANTS, new_match
 def bot_database(database):
     """These games run on both backends: a SQLite file and a PostgreSQL database."""
     return database
-
-
-@asynccontextmanager
-async def running_bot(emu, db_path, clock=None):
-    bot = SchottenBot(
-        Config(database=db_path, timer_seconds=3600), clock=clock, guild_ready_timeout=0.1
-    )
-    runner = asyncio.create_task(bot.start(emu.token))
-    try:
-        await emu.wait_for_bot(commands=["schotten"])
-        await bot.wait_until_ready()
-        yield bot
-    finally:
-        await bot.close()
-        await runner
 
 
 async def start_game(bot, emu, guild, challenger, opponent, **options):

@@ -35,13 +35,13 @@ import pytest
 
 from bot.emulator import ChatEvent, Emulator, SimMember, SimMessage
 from bot.front.rules import TOPICS
-from bot.sandbox import SimPlayer, wait_for_version
+from bot.sandbox import SimPlayer, running_bot, wait_for_version
 from engine import st1
 from engine.api import VARIANTS, game_of
 from engine.errors import GameError
 from render import render_board, render_hand
 
-from .test_e2e import running_bot, start_game
+from .test_e2e import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r"(?<![A-Za-z0-9])([ROYGBP])(1[01]|[0-9])(?![0-9])")

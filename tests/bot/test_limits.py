@@ -14,10 +14,11 @@ import pytest
 from bot.emulator import SimulationError
 from bot.front.replies import SORRY
 from bot.records import Member
+from bot.sandbox import running_bot
 from bot.service import MAX_MOVE_LENGTH
 from engine.api import VARIANTS, MatchSpec
 
-from .test_e2e import running_bot, start_game
+from .test_e2e import start_game
 
 LONG = 32  # Discord's longest display name
 
