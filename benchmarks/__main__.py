@@ -17,6 +17,8 @@ SUITES = [
     "capacity",
     "turns",
     "ai",
+    "replay",
+    "analysis",
 ]
 
 

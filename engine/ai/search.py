@@ -69,23 +69,51 @@ class Node:
         self.children: dict[Any, Node] = {}
 
 
+@dataclass(frozen=True, slots=True)
+class RootResult:
+    """What the search concluded at the root: the move it chose and, when it weighed moves
+    rather than making one by rule, each weighed move's estimated chance of winning for the
+    searcher (by its text)."""
+
+    move: str
+    values: dict[str, float]
+
+
 def search(view: AnyView, rules: SearchRules, budget: Budget, rng: random.Random) -> str:
-    """The searcher's move for this view, as its text.
+    """The searcher's move for this view, as its text."""
+    return search_root(view, rules, budget, rng).move
+
+
+def search_root(
+    view: AnyView,
+    rules: SearchRules,
+    budget: Budget,
+    rng: random.Random,
+    *,
+    include: str | None = None,
+) -> RootResult:
+    """The searcher's move for this view, with the values of the moves it weighed.
 
     The root's moves share the iterations by sequential halving (Karnin, Koren and Somekh,
     2013): in each round every move still in the running is tried in the same freshly
     dealt worlds, so that they are compared on equal luck, and the worse half drops out.
     Below the root, each trial grows the move's subtree as ISMCTS does.
+
+    `include` (a legal move's text) is weighed even if the ranking would leave it out, so
+    that an analysis can value the move a player actually made.
     """
     me = view.viewer
     world = sample_world(view, rng)
     moves = world.legal_moves()
     chosen = rules.auto_move(world, moves)
     if chosen is not None:
-        return str(chosen)
-    ranked = rules.rank(world, moves)[: budget.root_width]
+        return RootResult(str(chosen), {})
+    everything = rules.rank(world, moves)
+    ranked = everything[: budget.root_width]
+    if include is not None and all(str(m) != include for _, m in ranked):
+        ranked += [(v, m) for v, m in everything if str(m) == include]
     if len(ranked) == 1 or budget.iterations <= 0:
-        return str(ranked[0][1])
+        return RootResult(str(ranked[0][1]), {str(m): v for v, m in ranked})
     root = Node()
     prior = {m: v for v, m in ranked}
     alive = [m for _, m in ranked]
@@ -103,7 +131,8 @@ def search(view: AnyView, rules: SearchRules, budget: Budget, rng: random.Random
         alive.sort(key=lambda m: -_blend(root.children[m], prior[m], budget.prior_visits))
         if r < rounds - 1:
             alive = alive[: (len(alive) + 1) // 2]
-    return str(alive[0])
+    values = {str(m): _blend(root.children[m], prior[m], budget.prior_visits) for m in prior}
+    return RootResult(str(alive[0]), values)
 
 
 def _blend(node: Node, prior: float, weight: float) -> float:
