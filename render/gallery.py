@@ -1,5 +1,5 @@
-"""Representative positions of both games and every variant, drawn for people to review
-(`python -m render gallery DIR`), tested, and timed by the benchmarks.
+"""Representative positions of both games and every variant, and the two charts, drawn for
+people to review (`python -m render gallery DIR`), tested, and timed by the benchmarks.
 
 Positions are written by hand (engine/st1/position.py, engine/st2/position.py) and then
 played on with real moves, so that each picture has a last move; the match pictures come from
@@ -18,6 +18,7 @@ from engine.api import MatchSpec, Playable, new_match
 from engine.st1.position import parse_position as st1_position
 from engine.st2.position import parse_position as st2_position
 from render import render_board, render_hand
+from render.charts import ChancePoint, RatingPoint, render_chance_chart, render_rating_chart
 from render.theme import DEFAULT_THEME, Theme
 
 NAMES = ("Aurélie", "Bartholomew")
@@ -299,6 +300,73 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
 )
 
 
+# The charts: a member's rating through November 2024 in both games, and one game's winning
+# chances with its costliest moves marked (two of them on adjacent moves). Written out here,
+# not generated, so that tests/render/test_charts.py compares the same picture for ever.
+# Ratings: "DAY.HOUR" (UTC), "+" won, "-" lost or "=" drawn, then the rating after the game.
+RATING_ST1 = """
+3.15+1024 4.19+1048 5.20-1027 5.21+1055 6.18+1081 7.18-1058 8.19+1077 9.20=1075 10.17-1051
+10.18-1030 11.17+1059 12.16+1084 13.19+1103 13.20+1131 14.12+1152 15.19-1134 15.20-1109
+16.10+1133 17.21-1114 18.20+1140 19.18-1118 21.12+1146 22.20-1121 23.19+1150 24.21+1178
+25.20+1196
+"""
+RATING_ST2 = """
+5.16+1031 6.20+1062 8.19-1039 9.21+1067 10.21-1045 11.20-1027 12.22+1058 14.18+1084
+16.20+1099 18.19-1086 20.21+1110 22.18=1111
+"""
+# Chances: "SEAT:PERCENT" for moves 1, 2, ... (a claim is a second move by the same seat).
+CHANCES = """
+0:51 1:45 0:57 1:40 0:68 1:34 0:65 1:37 0:65 1:33 0:77 1:16 0:83 1:17 0:88 1:8 0:90 1:7
+0:88 1:12 0:87 1:15 0:64 1:27 0:77 1:29 0:70 1:34 0:63 1:40 1:37 0:63 1:34 0:66 1:28 0:71
+1:26 0:72 1:26 0:71 1:37 0:62 1:37 0:61 1:39 0:60 0:54 1:50 0:52 1:49 0:53 1:38 0:56 1:56
+0:44 1:51 0:39 1:56 0:33 1:64 0:24 1:78
+"""
+CHANCE_MARKS = ((1, 23), (2, 24), (3, 55))
+NOVEMBER_2024 = 1730419200  # 1 Nov 2024 00:00 UTC
+RESULT_SIGNS = {"+": "win", "-": "loss", "=": "draw"}
+
+
+def rating_points(spec: str) -> list[RatingPoint]:
+    """RATING_ST1's notation as points."""
+    out = []
+    for token in spec.split():
+        sign = next(ch for ch in token if ch in RESULT_SIGNS)
+        when, rating = token.split(sign)
+        day, hour = (int(v) for v in when.split("."))
+        at = NOVEMBER_2024 + (day - 1) * 86400 + hour * 3600
+        out.append(RatingPoint(at, int(rating), RESULT_SIGNS[sign]))
+    return out
+
+
+def rating_series() -> dict[str, list[RatingPoint]]:
+    return {
+        "Schotten Totten": rating_points(RATING_ST1),
+        "Schotten Totten 2": rating_points(RATING_ST2),
+    }
+
+
+def chance_points(spec: str = CHANCES) -> list[ChancePoint]:
+    """CHANCES' notation as points, numbered from move 1."""
+    out = []
+    for move, token in enumerate(spec.split(), start=1):
+        seat, percent = token.split(":")
+        out.append(ChancePoint(move, int(seat), int(percent) / 100))
+    return out
+
+
+def chart_pictures() -> dict[str, Callable[[Theme], bytes]]:
+    """The gallery's charts by name: each draws its picture in a theme."""
+    points = chance_points()
+    return {
+        "chart-rating": lambda theme: render_rating_chart(
+            rating_series(), name=NAMES[0], theme=theme
+        ),
+        "chart-chances": lambda theme: render_chance_chart(
+            points, names=NAMES, total_moves=len(points), marks=CHANCE_MARKS, theme=theme
+        ),
+    }
+
+
 def pictures() -> list[Picture]:
     """Every gallery picture, in order."""
     return [p for section in SECTIONS for p in section()]
@@ -311,5 +379,9 @@ def write(directory: Path, theme: Theme = DEFAULT_THEME) -> list[Path]:
     for p in pictures():
         path = directory / f"{p.name}.png"
         path.write_bytes(p.render(theme))
+        paths.append(path)
+    for name, draw in chart_pictures().items():
+        path = directory / f"{name}.png"
+        path.write_bytes(draw(theme))
         paths.append(path)
     return paths
