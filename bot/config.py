@@ -88,6 +88,7 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
         "forfeit_hours": (float, lambda v: 0 <= v <= 720, "a number of hours, 0 (never) to 720"),
         "challenge_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
         "use_threads": (bool, lambda v: True, "true or false, without quotes"),
+        "public_analysis": (bool, lambda v: True, "true or false, without quotes"),
     },
     "computer": {
         "workers": (int, lambda v: 1 <= v <= 32, "a whole number from 1 to 32"),
@@ -211,6 +212,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
             float(defaults.get("forfeit_hours", 72)),
             float(defaults.get("challenge_hours", 24)),
             bool(defaults.get("use_threads", True)),
+            bool(defaults.get("public_analysis", True)),
         ),
         source=where,
     )

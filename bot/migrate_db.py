@@ -29,8 +29,9 @@ from bot.service import GameService, new_seed
 from bot.store import Row, Store, StoreUnavailable, Tx, is_postgres, safe_database
 
 # The bot's tables, each with its primary key, in an order that respects the foreign keys
-# (matches before games, moves and outbox; challenges before outbox). A migration that adds a
-# table must add it here too (tests/bot/test_migrate_db.py checks), or the copy is refused.
+# (matches before games, moves, rating_history and outbox; challenges before outbox). A
+# migration that adds a table must add it here too (tests/bot/test_migrate_db.py checks), or
+# the copy is refused.
 TABLES: dict[str, tuple[str, ...]] = {
     "settings": ("guild_id",),
     "users": ("user_id",),
@@ -39,6 +40,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("match_id", "number"),
     "moves": ("match_id", "seq"),
     "ratings": ("guild_id", "game", "user_id"),
+    "rating_history": ("match_id", "user_id"),
     "outbox": ("id",),
 }
 # Rows read and written at a time, so memory stays bounded whatever the database's size.

@@ -146,6 +146,54 @@ MIGRATIONS: list[str] = [
         WHERE id = (SELECT max(id) FROM outbox WHERE match_id = matches.id AND kind = 'board')
     ) WHERE status = 'active';
     """,
+    # 6: each member's rating after every rated game (to chart how it moved), and whether
+    # members other than its two players may ask for a finished game's analysis.
+    """
+    CREATE TABLE rating_history (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,                          -- st1 or st2
+        user_id INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        at REAL NOT NULL,                            -- when the match ended (finished_at)
+        mu REAL NOT NULL,                            -- the rating after the match
+        sigma REAL NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('win', 'loss', 'draw')),
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX rating_history_member ON rating_history(guild_id, user_id, game, at, match_id);
+
+    -- Filled in from the games already rated: the final board of each announced the
+    -- ratings it gave, [user, mu and sigma before, mu and sigma after] per player (see
+    -- RatingChange.to_json), the only board with a non-empty "ratings". A rated match
+    -- without that board is skipped: one that ended before the outbox (migration 3)
+    -- existed, whose ratings were never recorded game by game. Its players' history
+    -- starts later, though the ratings table counts it. ON CONFLICT: one row per player
+    -- of a match, however often this runs.
+    WITH boards AS (
+        SELECT m.id, m.guild_id, m.game, m.finished_at, m.winner, m.player0_id,
+            m.player1_id, (
+                SELECT json_extract(payload, '$.ratings') FROM outbox
+                WHERE match_id = m.id AND kind = 'board'
+                    AND json_type(payload, '$.ratings[0]') = 'array'
+                ORDER BY id DESC LIMIT 1
+            ) AS ratings
+        FROM matches m
+        WHERE m.status = 'finished' AND m.rated = 1 AND m.ai_seat IS NULL
+    ), steps AS (
+        SELECT b.*, json_extract(e.value, '$[0]') AS user_id,
+            json_extract(e.value, '$[3]') AS mu, json_extract(e.value, '$[4]') AS sigma
+        FROM boards b, json_each(b.ratings) e
+    )
+    INSERT INTO rating_history (guild_id, game, user_id, match_id, at, mu, sigma, result)
+    SELECT guild_id, game, user_id, id, finished_at, mu, sigma,
+        CASE WHEN winner IS NULL THEN 'draw'
+            WHEN user_id = CASE winner WHEN 0 THEN player0_id ELSE player1_id END THEN 'win'
+            ELSE 'loss' END
+    FROM steps WHERE user_id IN (player0_id, player1_id)
+    ON CONFLICT (match_id, user_id) DO NOTHING;
+
+    ALTER TABLE settings ADD COLUMN public_analysis INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -142,6 +142,51 @@ MIGRATIONS: list[str] = [
             SELECT max(id) FROM outbox WHERE match_id = matches.id AND kind = 'board')) b
     ) WHERE status = 'active';
     """,
+    # 6: each member's rating after every rated game, filled in from the final boards of
+    # the games already rated (see bot/migrations.py), and who may see a game's analysis.
+    """
+    CREATE TABLE rating_history (
+        guild_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        match_id BIGINT NOT NULL REFERENCES matches(id),
+        at DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('win', 'loss', 'draw')),
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX rating_history_member ON rating_history(guild_id, user_id, game, at, match_id);
+
+    -- A rated match without a final board holding its ratings (one that ended before the
+    -- outbox, migration 3, existed) is skipped: its ratings were never recorded game by
+    -- game. jsonb keeps the numbers' decimal text, which ->> gives back and float8 reads
+    -- to the same double that was written.
+    WITH boards AS (
+        SELECT m.id, m.guild_id, m.game, m.finished_at, m.winner, m.player0_id,
+            m.player1_id, (
+                SELECT payload::jsonb -> 'ratings' FROM outbox
+                WHERE match_id = m.id AND kind = 'board'
+                    AND jsonb_typeof(payload::jsonb -> 'ratings' -> 0) = 'array'
+                ORDER BY id DESC LIMIT 1
+            ) AS ratings
+        FROM matches m
+        WHERE m.status = 'finished' AND m.rated = 1 AND m.ai_seat IS NULL
+    ), steps AS (
+        SELECT b.*, (e ->> 0)::bigint AS user_id, (e ->> 3)::double precision AS mu,
+            (e ->> 4)::double precision AS sigma
+        FROM boards b, jsonb_array_elements(b.ratings) e
+    )
+    INSERT INTO rating_history (guild_id, game, user_id, match_id, at, mu, sigma, result)
+    SELECT guild_id, game, user_id, id, finished_at, mu, sigma,
+        CASE WHEN winner IS NULL THEN 'draw'
+            WHEN user_id = CASE winner WHEN 0 THEN player0_id ELSE player1_id END THEN 'win'
+            ELSE 'loss' END
+    FROM steps WHERE user_id IN (player0_id, player1_id)
+    ON CONFLICT (match_id, user_id) DO NOTHING;
+
+    ALTER TABLE settings ADD COLUMN public_analysis INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

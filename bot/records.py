@@ -104,6 +104,17 @@ class RatingChange:
         return RatingChange(int(user), Rating(mu0, sigma0), Rating(mu1, sigma1))
 
 
+@dataclass(frozen=True, slots=True)
+class RatingStep:
+    """A member's rating right after one of their rated matches, and how it went for them."""
+
+    game: str  # st1 or st2
+    match_id: int
+    at: float  # when the match ended
+    rating: Rating
+    result: str  # "win", "loss" or "draw"
+
+
 @dataclass(slots=True)
 class MoveResult:
     """A move that was stored: its events and the new state."""

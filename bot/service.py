@@ -30,6 +30,7 @@ from bot.records import (
     MoveResult,
     PlayerStats,
     RatingChange,
+    RatingStep,
     Reminder,
 )
 from bot.store import MoveWrite, NewAnnouncement, Row, Settings, Store, Tx, valid_id
@@ -54,6 +55,8 @@ LEASE_SECONDS = 60.0
 # search, expert's, takes about 10 s).
 COMPUTER_LEASE_SECONDS = 120.0
 RETRY_LIMIT = 12
+# The settings that are on or off, rather than a number of hours.
+FLAGS = ("use_threads", "public_analysis")
 
 
 def new_seed() -> int:
@@ -99,7 +102,7 @@ class GameService:
 
     async def update_settings(self, guild_id: int, *, is_manager: bool, **changes: Any) -> Settings:
         """Change a server's settings (server managers only). Hours: reminder 1-168,
-        forfeit 0 (off) or 12-720, challenge expiry 1-168."""
+        forfeit 0 (off) or 12-720, challenge expiry 1-168; `FLAGS` are on or off."""
         if not is_manager:
             raise Refused("Only members who can manage this server can change its settings.")
         current = await self.store.settings(guild_id)
@@ -109,7 +112,7 @@ class GameService:
             "challenge_hours": (1, 168, "A challenge stays open 1 to 168 hours."),
         }
         for key, value in changes.items():
-            if key == "use_threads":
+            if key in FLAGS:
                 continue
             if key not in limits:
                 raise Refused(f"There is no setting called {key}.")
@@ -473,13 +476,14 @@ class GameService:
             )
 
         if finished is not None and info.ai_seat is None:
-            # Ratings move in the same transaction that ends the match.
+            # Ratings move, and join the history, in the same transaction that ends the match.
             async with self.store.transaction() as tx:
                 changes = await self._rate(tx, info, match)
                 w = write(changes)
                 written = await self.store.write_move(tx, w)
                 if written is None:
                     raise StaleMove(await self._stale_message(info, seat, canonical))
+                await self._add_rating_steps(tx, info, match, changes, now)
                 crashpoints.reach("move-before-commit")
         else:
             w = write(changes)
@@ -593,6 +597,29 @@ class GameService:
             )
             changes.append(RatingChange(user, before[seat], after[seat]))
         return changes
+
+    async def _add_rating_steps(
+        self,
+        tx: Tx,
+        info: MatchInfo,
+        match: Playable,
+        changes: Sequence[RatingChange],
+        ended: float,
+    ) -> None:
+        """The new ratings join the players' history, at `ended` (the match's finished_at).
+        Only once the match's version check passed: a second process ending the same match
+        must fail that check (StaleMove), not clash with the first one's rows."""
+        await self.store.add_rating_steps(
+            tx,
+            guild_id=info.guild_id,
+            game=info.spec.game,
+            match_id=info.id,
+            at=ended,
+            steps=[
+                (c.user_id, c.after.mu, c.after.sigma, _result(seat, match.winner))
+                for seat, c in enumerate(changes)
+            ],
+        )
 
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
         """The moves the user may make now (empty when the decision is not theirs)."""
@@ -797,6 +824,18 @@ class GameService:
     async def recent_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[GameSummary]:
         return await standings.recent_games(self.store, guild_id, user_id, limit)
 
+    async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[RatingStep]]:
+        """A member's rating after each of their rated matches on a server, per game ("st1",
+        "st2"; only the games they played rated), oldest first. Matches rated by a bot older
+        than the outbox (migration 3) are not in it: see migration 6."""
+        history: dict[str, list[RatingStep]] = {}
+        for r in await self.store.rating_history(guild_id, user_id):
+            step = RatingStep(
+                r["game"], r["match_id"], r["at"], Rating(r["mu"], r["sigma"]), r["result"]
+            )
+            history.setdefault(step.game, []).append(step)
+        return history
+
     async def export(self, match_id: int) -> str:
         return await history.export_text(self.store, await self.match(match_id))
 
@@ -808,6 +847,13 @@ def _turn(actor: int | None, still: bool, events: list[str]) -> str:
     """A match's `turn` as stored: who made its newest board's step, whether their turn
     goes on, and the turn's events so far."""
     return json.dumps([actor, still, events])
+
+
+def _result(seat: int, winner: int | None) -> str:
+    """How a match went for the player in `seat` (`winner` None: a draw)."""
+    if winner is None:
+        return "draw"
+    return "win" if winner == seat else "loss"
 
 
 def _with_role(spec: MatchSpec, role: str | None) -> MatchSpec:

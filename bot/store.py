@@ -65,6 +65,8 @@ class Settings:
     forfeit_hours: float = 72.0  # 0: no forfeit on time
     challenge_hours: float = 24.0
     use_threads: bool = True
+    # Whether members other than its two players may ask for a finished game's analysis.
+    public_analysis: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,15 +247,25 @@ class Store:
             row["forfeit_hours"],
             row["challenge_hours"],
             bool(row["use_threads"]),
+            bool(row["public_analysis"]),
         )
 
     async def put_settings(self, tx: Tx, s: Settings) -> None:
         await tx.execute(
             "INSERT INTO settings (guild_id, reminder_hours, forfeit_hours, challenge_hours,"
-            " use_threads) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-            " reminder_hours = excluded.reminder_hours, forfeit_hours = excluded.forfeit_hours,"
-            " challenge_hours = excluded.challenge_hours, use_threads = excluded.use_threads",
-            (s.guild_id, s.reminder_hours, s.forfeit_hours, s.challenge_hours, int(s.use_threads)),
+            " use_threads, public_analysis) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id)"
+            " DO UPDATE SET reminder_hours = excluded.reminder_hours,"
+            " forfeit_hours = excluded.forfeit_hours,"
+            " challenge_hours = excluded.challenge_hours, use_threads = excluded.use_threads,"
+            " public_analysis = excluded.public_analysis",
+            (
+                s.guild_id,
+                s.reminder_hours,
+                s.forfeit_hours,
+                s.challenge_hours,
+                int(s.use_threads),
+                int(s.public_analysis),
+            ),
         )
 
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
@@ -523,6 +535,37 @@ class Store:
             " mu = excluded.mu, sigma = excluded.sigma, "
             " rated_games = ratings.rated_games + 1",
             (guild_id, game, user_id, mu, sigma),
+        )
+
+    async def add_rating_steps(
+        self,
+        tx: Tx,
+        *,
+        guild_id: int,
+        game: str,
+        match_id: int,
+        at: float,
+        steps: Sequence[tuple[int, float, float, str]],
+    ) -> None:
+        """Each player's rating after a rated match, (user, mu, sigma, result) each, in one
+        statement: the history that `rating_history` reads."""
+        values: list[Any] = []
+        for user_id, mu, sigma, result in steps:
+            values += [guild_id, game, user_id, match_id, at, mu, sigma, result]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(steps))
+        await tx.execute(
+            "INSERT INTO rating_history (guild_id, game, user_id, match_id, at, mu, sigma,"
+            f" result) VALUES {marks}",
+            values,
+        )
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[Row]:
+        """A member's rating after each of their rated matches on a server, every game,
+        by game and then in the order they ended."""
+        return await self._all(
+            "SELECT game, match_id, at, mu, sigma, result FROM rating_history"
+            " WHERE guild_id = ? AND user_id = ? ORDER BY game, at, match_id",
+            (guild_id, user_id),
         )
 
     async def leaderboard(self, guild_id: int, game: str, limit: int, offset: int) -> list[Row]:

@@ -3,6 +3,7 @@ front-end or service call; refusals go to the tree's error handler (the one erro
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import io
 import logging
@@ -15,7 +16,7 @@ from discord import app_commands
 
 from bot import ratings
 from bot.errors import Refused
-from bot.front import texts
+from bot.front import lookback, texts
 from bot.front.app import MISSING, QUIET, Front
 from bot.front.controls import ShowHandButton
 from bot.front.rules import TOPICS, rules_topic
@@ -29,6 +30,7 @@ log = logging.getLogger("schotten.bot")
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 ROLES = [app_commands.Choice(name=n, value=n) for n in ("attacker", "defender", "first", "second")]
 LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
+ANALYSIS_LEVELS = [app_commands.Choice(name=n, value=n) for n in ("normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
 
@@ -223,10 +225,55 @@ class SchottenCommands(app_commands.Group):
         against: discord.Member | None = None,
     ) -> None:
         who = member or interaction.user
-        stats = await self.service.stats(
-            _guild(interaction), who.id, against=against.id if against else None
+        guild = _guild(interaction)
+        stats = await self.service.stats(guild, who.id, against=against.id if against else None)
+        embed = _stats_embed(stats, who.display_name)
+        history = await self.service.rating_history(guild, who.id)
+        if not any(history.values()):
+            await interaction.response.send_message(embed=embed)
+            return
+        await interaction.response.defer(thinking=True)
+        chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name)
+        if chart is None:
+            await interaction.followup.send(embed=embed)
+            return
+        filename = f"rating-{who.id}.png"
+        embed.set_image(url=f"attachment://{filename}")
+        await interaction.followup.send(
+            embed=embed, file=discord.File(io.BytesIO(chart), filename=filename)
         )
-        await interaction.response.send_message(embed=_stats_embed(stats, who.display_name))
+
+    # Looking back ----------------------------------------------------------------------------
+
+    @app_commands.command(description="Watch a finished game again, as an animated picture")
+    @app_commands.describe(game_id="The game's number (see /schotten history)")
+    @gated
+    async def replay(
+        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]
+    ) -> None:
+        await lookback.replay(self.front, interaction, game_id)
+
+    @app_commands.command(description="The computer's analysis of a finished game")
+    @app_commands.describe(
+        game_id="The game's number (see /schotten history)",
+        player="Whose moves to judge (you, if you played it)",
+        level="How deeply to search: normal (seconds) or hard (up to a minute)",
+    )
+    @app_commands.choices(level=ANALYSIS_LEVELS)
+    @gated
+    async def analyse(
+        self,
+        interaction: discord.Interaction,
+        game_id: app_commands.Range[int, 1],
+        player: discord.Member | None = None,
+        level: str = "normal",
+    ) -> None:
+        await lookback.analyse(self.front, interaction, game_id, player, level)
+
+    @app_commands.command(description="In a game against the computer: what would it play?")
+    @gated
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await lookback.give_hint(self.front, interaction)
 
     @app_commands.command(description="Recent games, or one game's full record as a text file")
     @app_commands.describe(member="Whose games (you, if left out)", game_id="Export this game")
@@ -269,12 +316,13 @@ class SchottenCommands(app_commands.Group):
         embed = discord.Embed(title=title, description=body, colour=discord.Colour.dark_green())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(description="Server settings: turn reminder, forfeit time, threads")
+    @app_commands.command(description="Server settings: reminders, forfeits, threads, analyses")
     @app_commands.describe(
         reminder_hours="Remind a player who keeps a game waiting this many hours (1-168)",
         forfeit_hours="Forfeit on time after this many hours (12-720); 0 turns it off",
         challenge_hours="How long a challenge stays open (1-168 hours)",
         use_threads="Open a thread for each game when I am allowed to",
+        public_analysis="Anyone may analyse finished games (off: only their two players)",
     )
     @gated
     async def settings(
@@ -284,6 +332,7 @@ class SchottenCommands(app_commands.Group):
         forfeit_hours: app_commands.Range[float, 0, 720] | None = None,
         challenge_hours: app_commands.Range[float, 1, 168] | None = None,
         use_threads: bool | None = None,
+        public_analysis: bool | None = None,
     ) -> None:
         guild = _guild(interaction)
         changes = {
@@ -293,6 +342,7 @@ class SchottenCommands(app_commands.Group):
                 "forfeit_hours": forfeit_hours,
                 "challenge_hours": challenge_hours,
                 "use_threads": use_threads,
+                "public_analysis": public_analysis,
             }.items()
             if v is not None
         }
@@ -305,10 +355,12 @@ class SchottenCommands(app_commands.Group):
             s = await self.service.settings(guild)
             head = "Settings of this server" + ("" if manager else " (managers can change them)")
         forfeit = "off" if s.forfeit_hours == 0 else f"after {s.forfeit_hours:g} h"
+        who = "anyone" if s.public_analysis else "its two players"
         await interaction.response.send_message(
             f"{head}\n• turn reminder after {s.reminder_hours:g} h\n• forfeit on time: {forfeit}"
             f"\n• challenges stay open {s.challenge_hours:g} h"
-            f"\n• a thread per game: {'yes' if s.use_threads else 'no'}",
+            f"\n• a thread per game: {'yes' if s.use_threads else 'no'}"
+            f"\n• who may analyse a finished game: {who}",
             ephemeral=True,
         )
 

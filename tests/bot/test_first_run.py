@@ -53,12 +53,13 @@ def test_valid_values_of_every_kind_are_read(tmp_path):
     path.write_text(
         "[bot]\nlog_level = 'debug'\ntimer_seconds = 5\nsynchronous = 'NORMAL'\n"
         "[defaults]\nforfeit_hours = 0\nuse_threads = false\nreminder_hours = 1.5\n"
+        "public_analysis = false\n"
     )
     config = load_config(path, environ={})
     assert config.log_level == "DEBUG" and config.timer_seconds == 5.0
     assert config.synchronous == "normal" and config.source == str(path)
     assert config.defaults.forfeit_hours == 0 and config.defaults.use_threads is False
-    assert config.defaults.reminder_hours == 1.5
+    assert config.defaults.reminder_hours == 1.5 and config.defaults.public_analysis is False
 
 
 def test_run_reads_the_config_toml_here_without_being_told(tmp_path, monkeypatch, capsys):

@@ -27,6 +27,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "matches",
             "moves",
             "outbox",
+            "rating_history",
             "ratings",
             "settings",
             "users",

@@ -1,0 +1,279 @@
+"""Looking back on Discord: `/schotten replay`, `/schotten analyse`, `/schotten hint` and the
+rating chart of `/schotten stats`.
+
+Pictures are drawn in threads and searches run in the computer's process pool, so the
+gateway never waits; an analysis edits its progress message as its parts come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot import lookback
+from bot.errors import Refused
+from bot.lookback import Finished
+from bot.records import RatingStep
+from engine.ai.analysis import Judgement, costliest
+from engine.api import GAME_NAMES
+from engine.cards import format_cards
+
+if TYPE_CHECKING:
+    from bot.front.app import Front
+
+log = logging.getLogger("schotten.bot")
+T = TypeVar("T")
+
+REPLAY_MAX_BYTES = 8 * 1024 * 1024  # Discord's default upload limit
+CHUNK = 4  # decisions per job: small, so other games' computer moves get the pool between
+PROGRESS_EVERY = 1.5  # seconds between edits of the progress message (Discord rate limits)
+# One replay or analysis at a time per process, so a burst of them cannot crowd out play.
+_HEAVY = asyncio.Semaphore(1)
+
+
+async def in_pool(front: Front, fn: Callable[..., T], *args: Any) -> T:
+    """Run a search in the computer's process pool (in a thread if it has none)."""
+    pool = front.computer.pool if front.computer is not None else None
+    if pool is None:
+        return await asyncio.to_thread(fn, *args)
+    return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+
+def _workers(front: Front) -> int:
+    return max(1, front.computer.workers) if front.computer is not None else 1
+
+
+def percent(chance: float) -> str:
+    return f"{round(chance * 100)} %"
+
+
+def _title(game: Finished) -> str:
+    info = game.info
+    a, b = info.names
+    outcome = info.match.outcome
+    if outcome is None or outcome.winner is None:
+        result = "drawn"
+    else:
+        result = f"won by {info.names[outcome.winner]}"
+    return f"Game #{info.id} · {info.spec.describe()} · {a} against {b}, {result}"
+
+
+# Replay --------------------------------------------------------------------------------------
+
+
+def _replay(game: Finished, max_bytes: int) -> Any:
+    from render.replay import render_replay
+
+    return render_replay(game.start, game.log, game.info.names, max_bytes=max_bytes)
+
+
+async def replay(front: Front, interaction: discord.Interaction, game_id: int) -> None:
+    game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
+    limit = min(REPLAY_MAX_BYTES, getattr(interaction, "filesize_limit", REPLAY_MAX_BYTES))
+    await interaction.response.defer(thinking=True)
+    async with _HEAVY:
+        try:
+            made = await asyncio.to_thread(_replay, game, limit)
+        except ValueError as e:  # cannot fit the upload limit even scaled down
+            raise Refused(f"The replay of game #{game_id} is too large to upload here: {e}") from e
+    seconds = made.duration_ms / 1000
+    smaller = "" if made.scale >= 1 else f", drawn at {round(made.scale * 100)} % to fit"
+    await interaction.followup.send(
+        f"{_title(game)}\nReplay: {len(game.log)} moves in {made.frames} frames,"
+        f" {seconds:.0f} s{smaller}. It loops; claims and the end hold longer.",
+        file=discord.File(io.BytesIO(made.data), filename=f"schotten-{game_id}-replay.gif"),
+    )
+
+
+# Analysis ------------------------------------------------------------------------------------
+
+
+class Progress:
+    """The deferred answer, edited as the analysis goes (at most every PROGRESS_EVERY s)."""
+
+    def __init__(self, interaction: discord.Interaction, head: str, total: int) -> None:
+        self.interaction = interaction
+        self.head = head
+        self.total = total
+        self.done = 0
+        self.last = 0.0
+
+    async def advance(self, count: int) -> None:
+        self.done += count
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY and self.done < self.total:
+            return
+        self.last = now
+        try:
+            await self.interaction.edit_original_response(
+                content=f"{self.head}: {self.done} of {self.total} decisions weighed…"
+            )
+        except discord.HTTPException as e:  # progress is a nicety; the answer still comes
+            log.info("analysis progress edit failed: %s", e)
+
+
+async def _judge_all(
+    front: Front, game: Finished, level: str, progress: Progress, indices: list[int]
+) -> list[Judgement]:
+    """Every decision judged in the pool, a few at a time, `workers` jobs at once."""
+    start = game.start.to_json()
+    gate = asyncio.Semaphore(_workers(front))
+    found: list[Judgement] = []
+
+    async def run(part: list[int]) -> None:
+        async with gate:
+            rows = await in_pool(front, lookback.analyse_chunk, start, game.log, part, level)
+        found.extend(lookback.judgements(rows))
+        await progress.advance(len(part))
+
+    await asyncio.gather(*(run(part) for part in lookback.chunks(indices, CHUNK)))
+    return sorted(found, key=lambda j: j.index)
+
+
+def _analysis_pictures(
+    game: Finished, seat: int, found: Sequence[Judgement], worst: Sequence[Judgement]
+) -> list[tuple[str, bytes]]:
+    """In a thread: the chart of both players' chances, and the board before each of the
+    costliest moves, from the analysed player's side."""
+    from render import render_board
+    from render.charts import ChancePoint, render_chance_chart
+
+    names = game.info.names
+    points = [ChancePoint(j.index + 1, j.seat, j.before) for j in found]
+    marks = [(n, j.index + 1) for n, j in enumerate(worst, 1)]
+    chart = render_chance_chart(points, names=names, total_moves=len(game.log), marks=marks)
+    out = [(f"chances-{game.info.id}.png", chart)]
+    for j in worst:
+        view = game.view_before(j.index, seat)
+        board = render_board(view, names=names, bottom_seat=seat)
+        out.append((f"move-{game.info.id}-{j.index + 1}.png", board))
+    return out
+
+
+def _move_embed(n: int, j: Judgement, game: Finished, filename: str) -> discord.Embed:
+    view = game.view_before(j.index, j.seat)
+    lost = round((j.before - j.after) * 100)
+    embed = discord.Embed(
+        title=f"{n}. Move {j.index + 1} of {len(game.log)}: {j.played}",
+        description=(
+            f"Better: **{j.best}**.\nEstimated chance of winning: {percent(j.before)} with"
+            f" {j.best}, {percent(j.after)} after {j.played} ({lost} points lost).\n"
+            f"Hand then: {format_cards(view.hand or ())}"
+        ),
+        colour=discord.Colour.orange(),
+    )
+    embed.set_image(url=f"attachment://{filename}")
+    return embed
+
+
+def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) -> str:
+    name = game.info.names[seat]
+    mine = [j for j in found if j.seat == seat]
+    if not mine:
+        return f"{name} had no decision to weigh in this game (every move was made by rule)."
+    first, last = mine[0].before, mine[-1].before
+    return (
+        f"{name}'s {len(mine)} decisions, each judged at the {level} level from what {name}"
+        f" could see then (their own hand and the board). {name}'s estimated chance of"
+        f" winning: {percent(first)} at their first decision, {percent(last)} at their last."
+    )
+
+
+async def analyse(
+    front: Front,
+    interaction: discord.Interaction,
+    game_id: int,
+    member: discord.abc.User | None,
+    level: str,
+) -> None:
+    if level not in lookback.ANALYSIS_LEVELS:
+        raise Refused(f"Analyses run at the normal or hard level, not {level}.")
+    game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
+    seat, public = await lookback.analysed_seat(
+        front.service,
+        game,
+        interaction.user.id,
+        member.id if member is not None else None,
+        member.display_name if member is not None else "",
+    )
+    indices = await asyncio.to_thread(game.decision_indices)
+    head = f"Analysing game #{game_id} at the {level} level"
+    await interaction.response.defer(thinking=True, ephemeral=not public)
+    async with _HEAVY:
+        progress = Progress(interaction, head, len(indices))
+        await progress.advance(0)
+        found = await _judge_all(front, game, level, progress, indices)
+        worst = costliest(found, seat)
+        pictures = await asyncio.to_thread(_analysis_pictures, game, seat, found, worst)
+    files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
+    chart = discord.Embed(
+        title="Estimated chance of winning, move by move",
+        description=(
+            "Each line is a player's own estimate at their decisions; the numbers mark the"
+            " costliest moves below."
+        ),
+        colour=discord.Colour.blurple(),
+    )
+    chart.set_image(url=f"attachment://{pictures[0][0]}")
+    embeds = [chart] + [_move_embed(n, j, game, pictures[n][0]) for n, j in enumerate(worst, 1)]
+    name = game.info.names[seat]
+    if worst:
+        tail = f"The {len(worst)} moves that cost {name} the most, with the board before each:"
+    else:
+        tail = f"None of {name}'s moves cost anything by the search's estimate."
+    await interaction.edit_original_response(
+        content=f"**{_title(game)}**\n{_summary(game, seat, level, found)}\n{tail}",
+        embeds=embeds,
+        attachments=files,
+    )
+
+
+# Hints ---------------------------------------------------------------------------------------
+
+
+async def give_hint(front: Front, interaction: discord.Interaction) -> None:
+    info = await front.match_here(interaction)
+    seat = info.seat_of(interaction.user.id)
+    if info.ai_seat is None:
+        raise Refused(
+            "Hints are only for games against the computer: between members, the computer's"
+            " advice would play for one of them."
+        )
+    if seat is None:
+        raise Refused(f"This game is {info.names[0]} against {info.names[1]}; you are not in it.")
+    if info.to_decide != seat:
+        raise Refused("It is the computer's turn; ask again when the decision is yours.")
+    level = "hard" if info.ai_level == "hard" else "normal"
+    await interaction.response.defer(thinking=True, ephemeral=True)
+    seed = random.Random(info.id * 1_000_003 + info.version).getrandbits(62)
+    move, chance = await in_pool(front, lookback.hint_for, info.match.to_json(), seat, level, seed)
+    await interaction.followup.send(
+        f"Hint for game #{info.id}: **{move}**. Your estimated chance of winning with it:"
+        f" {percent(chance)}. (The computer's {level} search, from what you can see: your hand"
+        " and the board.) Play it with `/schotten move` or the buttons of your hand.",
+        ephemeral=True,
+    )
+
+
+# Ratings ---------------------------------------------------------------------------------------
+
+
+def rating_chart(history: dict[str, list[RatingStep]], name: str) -> bytes | None:
+    """In a thread: the rating curve of each game the member has rated games in."""
+    from render.charts import RatingPoint, render_rating_chart
+
+    series = {
+        GAME_NAMES[game]: [RatingPoint(s.at, s.rating.points, s.result) for s in steps]
+        for game, steps in history.items()
+        if steps
+    }
+    if not series:
+        return None
+    return render_rating_chart(series, name=name)
