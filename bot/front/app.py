@@ -64,6 +64,8 @@ class Front:
         self.service = service
         self.computer: Computer | None = None
         self.relay = Relay(self)
+        # One replay or analysis at a time, so a burst of them cannot crowd out play.
+        self.heavy = asyncio.Semaphore(1)
         # Shutting down: new requests are turned away while those under way finish.
         self.draining = False
         self._active = 0

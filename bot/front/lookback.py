@@ -34,8 +34,6 @@ T = TypeVar("T")
 REPLAY_MAX_BYTES = 8 * 1024 * 1024  # Discord's default upload limit
 CHUNK = 4  # decisions per job: small, so other games' computer moves get the pool between
 PROGRESS_EVERY = 1.5  # seconds between edits of the progress message (Discord rate limits)
-# One replay or analysis at a time per process, so a burst of them cannot crowd out play.
-_HEAVY = asyncio.Semaphore(1)
 
 
 async def in_pool(front: Front, fn: Callable[..., T], *args: Any) -> T:
@@ -78,7 +76,7 @@ async def replay(front: Front, interaction: discord.Interaction, game_id: int) -
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
     limit = min(REPLAY_MAX_BYTES, getattr(interaction, "filesize_limit", REPLAY_MAX_BYTES))
     await interaction.response.defer(thinking=True)
-    async with _HEAVY:
+    async with front.heavy:
         try:
             made = await asyncio.to_thread(_replay, game, limit)
         except ValueError as e:  # cannot fit the upload limit even scaled down
@@ -206,7 +204,7 @@ async def analyse(
     indices = await asyncio.to_thread(game.decision_indices)
     head = f"Analysing game #{game_id} at the {level} level"
     await interaction.response.defer(thinking=True, ephemeral=not public)
-    async with _HEAVY:
+    async with front.heavy:
         progress = Progress(interaction, head, len(indices))
         await progress.advance(0)
         found = await _judge_all(front, game, level, progress, indices)

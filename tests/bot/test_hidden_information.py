@@ -361,6 +361,12 @@ async def probe_commands(bot, emu, member, thread, channel, others, info, record
         (channel, ("schotten", "leaderboard"), {"game": "st1"}),
         (channel, ("schotten", "leaderboard"), {"game": "st2"}),
         (channel, ("schotten", "settings"), {}),
+        # Looking back is for finished games; hints for games against the computer.
+        (channel, ("schotten", "replay"), {"game_id": info.id}),
+        (thread, ("schotten", "replay"), {"game_id": info.id}),
+        (channel, ("schotten", "analyse"), {"game_id": info.id}),
+        (channel, ("schotten", "analyse"), {"game_id": info.id, "player": other}),
+        (thread, ("schotten", "hint"), {}),
         (thread, ("schotten", "challenge"), {"opponent": other}),
         (thread, ("schotten", "accept"), {}),
         (thread, ("schotten", "decline"), {}),
