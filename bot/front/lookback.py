@@ -111,7 +111,7 @@ class Progress:
         self.last = now
         try:
             await self.interaction.edit_original_response(
-                content=f"{self.head}: {self.done} of {self.total} decisions weighed…"
+                content=f"{self.head}: {self.done} of {self.total} moves looked at…"
             )
         except discord.HTTPException as e:  # progress is a nicety; the answer still comes
             log.info("analysis progress edit failed: %s", e)
@@ -162,7 +162,7 @@ def _move_embed(n: int, j: Judgement, game: Finished, filename: str) -> discord.
         title=f"{n}. Move {j.index + 1} of {len(game.log)}: {j.played}",
         description=(
             f"Better: **{j.best}**.\nEstimated chance of winning: {percent(j.before)} with"
-            f" {j.best}, {percent(j.after)} after {j.played} ({lost} points lost).\n"
+            f" {j.best}, {percent(j.after)} after {j.played}: {lost} percentage points lost.\n"
             f"Hand then: {format_cards(view.hand or ())}"
         ),
         colour=discord.Colour.orange(),
@@ -178,8 +178,9 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
         return f"{name} had no decision to weigh in this game (every move was made by rule)."
     first, last = mine[0].before, mine[-1].before
     return (
-        f"{name}'s {len(mine)} decisions, each judged at the {level} level from what {name}"
-        f" could see then (their own hand and the board). {name}'s estimated chance of"
+        f"{name}'s {len(mine)} real choices (draws, claims and forced moves left out), each"
+        f" judged at the {level} level from what {name} could see then: their own hand and"
+        f" the board. {name}'s estimated chance of"
         f" winning: {percent(first)} at their first decision, {percent(last)} at their last."
     )
 

@@ -87,7 +87,7 @@ async def test_an_analysis_shows_progress_a_chart_and_the_costliest_moves(world)
         message = await handle.attachment_message(timeout=60)
         assert not message.ephemeral
         # The progress was shown while it ran, then replaced by the answer.
-        assert any("decisions weighed" in r for r in message.revisions)
+        assert any("moves looked at" in r for r in message.revisions)
         assert f"Game #{info.id}" in message.content and "Alice's" in message.content
         names = [a.filename for a in message.attachments]
         assert names[0] == f"chances-{info.id}.png"
