@@ -1,5 +1,6 @@
-"""Representative positions of both games and every variant, and the two charts, drawn for
-people to review (`python -m render gallery DIR`), tested, and timed by the benchmarks.
+"""Representative positions of both games and every variant, the two charts and two
+tournament standings tables, drawn for people to review (`python -m render gallery DIR`),
+tested, and timed by the benchmarks.
 
 Positions are written by hand (engine/st1/position.py, engine/st2/position.py) and then
 played on with real moves, so that each picture has a last move; the match pictures come from
@@ -19,6 +20,7 @@ from engine.st1.position import parse_position as st1_position
 from engine.st2.position import parse_position as st2_position
 from render import render_board, render_hand
 from render.charts import ChancePoint, RatingPoint, render_chance_chart, render_rating_chart
+from render.standings import StandingRow, render_standings
 from render.theme import DEFAULT_THEME, Theme
 
 NAMES = ("Aurélie", "Bartholomew")
@@ -367,6 +369,48 @@ def chart_pictures() -> dict[str, Callable[[Theme], bytes]]:
     }
 
 
+# The standings: a finished Swiss of six (a shared rank, a bye, a forfeit, a player who
+# left after round 2) and a round robin of five after three of its five rounds, two players
+# sharing the lead. Results name the opponent's row: "+4" won against the player on row 4.
+SWISS_STANDINGS = (
+    StandingRow(1, "Aurélie", 2.5, (4.5, 2), ("+4", "+5", "=2")),
+    StandingRow(2, "Ye-jin", 2, (5, 1), ("=5", "+3", "=1")),
+    StandingRow(3, "Bartholomew", 2, (2.5, 2), ("+6", "−2", "+5")),
+    StandingRow(3, "Ngozi", 2, (2.5, 2), ("−1", "+F", "bye")),
+    StandingRow(5, "Chidi", 0.5, (6.5, 0), ("=2", "−1", "−3")),
+    StandingRow(6, "Mateus", 0, (4, 0), ("−3", "−F", "·"), withdrawn=True),
+)
+ROUND_ROBIN_STANDINGS = (
+    StandingRow(1, "Chidi", 2, (2,), ("+5", "−3", "+4")),
+    StandingRow(1, "Ye-jin", 2, (2,), ("bye", "+5", "+3")),
+    StandingRow(3, "Ngozi", 1.5, (1,), ("=4", "+1", "−2")),
+    StandingRow(4, "Mateus", 0.5, (0,), ("=3", "bye", "−1")),
+    StandingRow(5, "Łukasz Żółć", 0, (0,), ("−1", "−2", "bye")),
+)
+
+
+def standings_pictures() -> dict[str, Callable[[Theme], bytes]]:
+    """The gallery's standings tables by name: each draws its picture in a theme."""
+    return {
+        "standings-swiss": lambda theme: render_standings(
+            "Autumn Swiss · final standings",
+            SWISS_STANDINGS,
+            tiebreak_names=("Buchholz", "Wins"),
+            rounds=3,
+            note="Buchholz: sum of opponents' points · Wins count forfeits and byes",
+            theme=theme,
+        ),
+        "standings-round-robin": lambda theme: render_standings(
+            "Club round robin · after round 3 of 5",
+            ROUND_ROBIN_STANDINGS,
+            tiebreak_names=("Wins",),
+            rounds=5,
+            note="Wins: games won; then the game between the players tied",
+            theme=theme,
+        ),
+    }
+
+
 def pictures() -> list[Picture]:
     """Every gallery picture, in order."""
     return [p for section in SECTIONS for p in section()]
@@ -380,7 +424,7 @@ def write(directory: Path, theme: Theme = DEFAULT_THEME) -> list[Path]:
         path = directory / f"{p.name}.png"
         path.write_bytes(p.render(theme))
         paths.append(path)
-    for name, draw in chart_pictures().items():
+    for name, draw in {**chart_pictures(), **standings_pictures()}.items():
         path = directory / f"{name}.png"
         path.write_bytes(draw(theme))
         paths.append(path)

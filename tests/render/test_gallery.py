@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from render.__main__ import main
-from render.gallery import chart_pictures, pictures
+from render.gallery import chart_pictures, pictures, standings_pictures
 from tests.render.helpers import gallery, image, rendered
 
 NAMES = list(gallery())
@@ -66,7 +66,7 @@ def test_hand_size_fits_a_phone(name):
 def test_gallery_command_writes_every_picture(tmp_path, capsys):
     assert main(["gallery", str(tmp_path)]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
-    names = [p.name for p in pictures()] + list(chart_pictures())
+    names = [p.name for p in pictures()] + list(chart_pictures()) + list(standings_pictures())
     assert written == sorted(f"{name}.png" for name in names)
     assert capsys.readouterr().out.count(".png") == len(written)
 
