@@ -194,6 +194,58 @@ MIGRATIONS: list[str] = [
 
     ALTER TABLE settings ADD COLUMN public_analysis INTEGER NOT NULL DEFAULT 1;
     """,
+    # 7: server tournaments (round robin and Swiss). A round's pairings are written in the
+    # transaction that moves the tournament to that round, so a round is paired once; each
+    # pairing gets its match in the transaction that creates it.
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,                 -- its announcements; games in threads here
+        creator_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        spec TEXT NOT NULL,                          -- each game's MatchSpec as JSON
+        format TEXT NOT NULL,                        -- swiss round-robin
+        rounds INTEGER NOT NULL,                     -- planned (round robin: fixed at start)
+        round_hours REAL NOT NULL,                   -- a round's deadline after its start
+        status TEXT NOT NULL DEFAULT 'open',         -- open running finished cancelled
+        round INTEGER NOT NULL DEFAULT 0,            -- the round under way (0: not started)
+        round_deadline REAL,
+        created_at REAL NOT NULL,
+        started_at REAL,
+        finished_at REAL,
+        message_id INTEGER,                          -- the announcement with its Join button
+        announced INTEGER NOT NULL DEFAULT 0         -- rounds announced (rounds + 1: the end)
+    );
+    CREATE UNIQUE INDEX one_live_tournament_name ON tournaments(guild_id, name)
+        WHERE status IN ('open', 'running');
+    CREATE INDEX tournaments_live ON tournaments(status, round_deadline);
+
+    CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id INTEGER NOT NULL,
+        joined_at REAL NOT NULL,
+        seed INTEGER,                                -- pairing order, fixed at the start
+        withdrawn_at REAL,                           -- left the event (or the server)
+        PRIMARY KEY (tournament_id, user_id)
+    );
+
+    CREATE TABLE tournament_games (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,                      -- its number in the round, from 1
+        first_id INTEGER NOT NULL,                   -- seat 0: starts, or attacks
+        second_id INTEGER,                           -- NULL: a bye for first_id
+        match_id INTEGER REFERENCES matches(id),     -- once started
+        points0 REAL,                                -- the result, once decided
+        points1 REAL,
+        forfeit INTEGER NOT NULL DEFAULT 0,          -- decided by the deadline or a withdrawal
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE UNIQUE INDEX tournament_game_match ON tournament_games(match_id);
+
+    ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

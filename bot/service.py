@@ -243,40 +243,62 @@ class GameService:
         channel = game_channel_id if game_channel_id is not None else info.channel_id
         if channel != info.channel_id and await self.store.active_match(channel) is not None:
             raise Refused("That thread already has a game in progress.")
-        seed = self.seeds()
-        spec = info.spec
-        match = new_match(spec, seed)
         now = self.clock.now()
-        ai_seat = 1 if info.ai_level is not None else None
-        state = json.dumps(match.to_json())
         async with self.store.transaction() as tx:
-            mid = await self.store.add_match(
+            mid = await self.add_match(
                 tx,
                 guild_id=info.guild_id,
                 channel_id=channel,
-                player0_id=info.challenger.id,
-                player1_id=info.opponent.id,
-                variant=spec.variant,
-                game=spec.game,
-                spec=json.dumps(spec.to_json()),
-                seed=seed,
-                state=state,
-                version=0,
-                to_decide=match.to_decide,
-                due_since=now,
-                created_at=now,
-                rated=int(ai_seat is None),
-                ai_seat=ai_seat,
+                players=(info.challenger.id, info.opponent.id),
+                spec=info.spec,
                 ai_level=info.ai_level,
-                turn=_turn(None, False, []),
             )
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused("This challenge was answered a moment ago.")
-            rows, _ = self._position(
-                mid, 0, match, state, ai_seat, events=[], started=True, mover=None
-            )
-            await self.store.add_announcements(tx, rows, self.boot, now)
         return await self.match(mid)
+
+    async def add_match(
+        self,
+        tx: Tx,
+        *,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[int, int],
+        spec: MatchSpec,
+        ai_level: str | None = None,
+        tournament_id: int | None = None,
+    ) -> int:
+        """A new match with a fresh seed, and its opening announcements, in `tx`: seat 0 is
+        `players[0]`; with `ai_level`, seat 1 is the computer."""
+        seed = self.seeds()
+        match = new_match(spec, seed)
+        now = self.clock.now()
+        ai_seat = 1 if ai_level is not None else None
+        state = json.dumps(match.to_json())
+        mid = await self.store.add_match(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            player0_id=players[0],
+            player1_id=players[1],
+            variant=spec.variant,
+            game=spec.game,
+            spec=json.dumps(spec.to_json()),
+            seed=seed,
+            state=state,
+            version=0,
+            to_decide=match.to_decide,
+            due_since=now,
+            created_at=now,
+            rated=int(ai_seat is None),
+            ai_seat=ai_seat,
+            ai_level=ai_level,
+            turn=_turn(None, False, []),
+            tournament_id=tournament_id,
+        )
+        rows, _ = self._position(mid, 0, match, state, ai_seat, events=[], started=True, mover=None)
+        await self.store.add_announcements(tx, rows, self.boot, now)
+        return mid
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         info = await self.challenge_info(challenge_id)
@@ -620,6 +642,26 @@ class GameService:
                 for seat, c in enumerate(changes)
             ],
         )
+
+    async def time_out(self, info: MatchInfo) -> MoveResult:
+        """The player the match waits for loses on time now (a tournament round's deadline);
+        StaleMove if a move came in since `info` was read."""
+        seat = info.to_decide
+        if seat is None:
+            raise Refused(self.ended_message(info))
+        return await self._play_seat(info, seat, "timeout", info.version, by_clock=True)
+
+    async def abandon(self, info: MatchInfo, termination: str) -> bool:
+        """End a match nobody moved in, with no winner and no rating change (a tournament
+        round's deadline when neither player moved); False if a move came in meanwhile."""
+        async with self.store.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET status = 'finished', finished_at = ?, termination = ?,"
+                " winner = NULL, rated = 0, to_decide = NULL WHERE id = ? AND version = ?"
+                " AND status = 'active'",
+                (self.clock.now(), termination, info.id, info.version),
+            )
+        return bool(changed)
 
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
         """The moves the user may make now (empty when the decision is not theirs)."""

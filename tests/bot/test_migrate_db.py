@@ -19,6 +19,7 @@ from bot.migrate_db import (
 )
 from bot.service import GameService
 from bot.store import Store
+from bot.tournament.service import Tournaments
 from engine.api import MatchSpec
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
 from tests.bot.test_service import play_random, start
@@ -62,6 +63,24 @@ async def build_source(path, clock):
             await svc.computer_move(
                 info.id, str(info.match.legal_moves()[0]), expected_version=info.version
             )
+        # A tournament under way: players, round 1 paired, a game started in its thread.
+        tournaments = Tournaments(svc)
+        t = await tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL + 40,
+            creator=CAROL,
+            name="Autumn Swiss",
+            spec=MatchSpec("classic"),
+            fmt="swiss",
+            rounds=2,
+            round_hours=48,
+            is_manager=True,
+        )
+        for member in (ALICE, BOB, CAROL):
+            await tournaments.join(t.id, member)
+        await tournaments.start(t.id, CAROL.id, is_manager=True)
+        ((_, pairing),) = await tournaments.to_start()
+        await tournaments.start_game(pairing, CHANNEL + 41)
         # Challenges: open, declined, cancelled, expired (which announces itself).
         ch = await svc.challenge(GUILD, CHANNEL + 30, CAROL, BOB, MatchSpec("siege"))
         await svc.set_challenge_message(ch.id, 800_001)

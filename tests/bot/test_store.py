@@ -30,6 +30,9 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "rating_history",
             "ratings",
             "settings",
+            "tournament_games",
+            "tournament_players",
+            "tournaments",
             "users",
         ]
         if store.backend == "sqlite":

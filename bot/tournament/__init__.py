@@ -1,0 +1,1 @@
+"""Server tournaments: round robin and Swiss events between members."""

@@ -1,0 +1,78 @@
+"""What the tournament service returns: a tournament with its entrants, and its pairings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.api import MatchSpec
+
+FORMATS = {"swiss": "Swiss", "round-robin": "round robin"}
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A member signed up for a tournament; `seed` orders the pairings once it started."""
+
+    user_id: int
+    name: str
+    seed: int | None
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One game of a round (a bye when `second_id` is None) and its result once decided:
+    (first's points, second's points), `forfeit` when the deadline or a withdrawal decided
+    it rather than a game played to its end."""
+
+    tournament_id: int
+    round: int
+    board: int
+    first_id: int
+    second_id: int | None
+    match_id: int | None
+    points: tuple[float, float] | None
+    forfeit: bool
+
+    @property
+    def decided(self) -> bool:
+        return self.points is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    name: str
+    spec: MatchSpec
+    format: str  # "swiss" or "round-robin"
+    rounds: int  # planned; a round robin's is fixed when it starts (0 until then)
+    round_hours: float
+    status: str  # open running finished cancelled
+    round: int  # the round under way, 0 before the start
+    round_deadline: float | None
+    created_at: float
+    message_id: int | None
+    announced: int  # rounds announced; rounds + 1 once the end was
+    entrants: tuple[Entrant, ...]
+
+    @property
+    def active(self) -> list[Entrant]:
+        """The entrants still in, in seed order (join order before the start)."""
+        return [e for e in self.entrants if not e.withdrawn]
+
+    def entrant(self, user_id: int) -> Entrant | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+    def name_of(self, user_id: int | None) -> str:
+        if user_id is None:
+            return "bye"
+        e = self.entrant(user_id)
+        return e.name if e is not None else f"player {user_id}"
+
+    def describe(self) -> str:
+        """ "Friday Swiss (Swiss, 3 rounds, Schotten Totten, Tactics)"."""
+        rounds = f", {self.rounds} rounds" if self.rounds else ""
+        return f"{self.name} ({FORMATS[self.format]}{rounds}, {self.spec.describe()})"

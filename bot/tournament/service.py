@@ -1,0 +1,630 @@
+"""Tournaments: sign-up, rounds paired and started, results, deadlines, withdrawals.
+
+Everything is in the database and every step is a guarded write, so any process may take
+any step at any moment and a restart loses nothing:
+
+- a round is paired in the transaction that moves the tournament to it (`round = r - 1`
+  is the guard), so it is paired once;
+- a pairing gets its match in the transaction that creates the match (`match_id IS NULL`
+  is the guard); the front opens the thread first and deletes it if the guard fails;
+- results are read from the finished matches; a round's deadline forfeits what is left
+  (the player the game waits for; both when nobody moved), and a withdrawn player's game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.errors import NotFound, Refused, StaleMove
+from bot.records import MatchInfo, Member, MoveResult
+from bot.service import GameService
+from bot.store import Row, ServiceError, Tx, valid_id
+from bot.tournament import pairing
+from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
+from engine.api import MatchSpec
+from engine.errors import GameError
+
+MAX_NAME = 50
+MAX_PLAYERS = 256
+ROUND_HOURS = (12.0, 720.0)
+DEFAULT_ROUND_HOURS = 72.0
+MAX_SWISS_ROUNDS = 15
+
+
+class NameTaken(ServiceError):
+    """A live tournament of this server already has this name (the unique index says)."""
+
+
+@dataclass(slots=True)
+class Progress:
+    """What `advance` did: games forfeited (their boards to announce), rounds paired and
+    tournaments finished (to announce in their channels)."""
+
+    forfeits: list[MoveResult] = field(default_factory=list)
+    abandoned: list[int] = field(default_factory=list)  # matches nobody moved in
+    paired: list[int] = field(default_factory=list)  # tournament ids with a new round
+    finished: list[int] = field(default_factory=list)
+
+
+class Tournaments:
+    """The tournaments of every server, over the game service's store and clock."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+        self.clock = games.clock
+
+    # Reading ------------------------------------------------------------------------------
+
+    async def get(self, tournament_id: int) -> TournamentInfo:
+        row = (
+            await self.store._one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+            if valid_id(tournament_id)
+            else None
+        )
+        if row is None:
+            raise NotFound(f"There is no tournament #{tournament_id}.")
+        players = await self.store._all(
+            "SELECT p.*, u.name FROM tournament_players p LEFT JOIN users u"
+            " ON u.user_id = p.user_id WHERE p.tournament_id = ?"
+            " ORDER BY p.seed IS NULL, p.seed, p.joined_at, p.user_id",
+            (tournament_id,),
+        )
+        entrants = tuple(
+            Entrant(
+                p["user_id"],
+                p["name"] or f"player {p['user_id']}",
+                p["seed"],
+                p["withdrawn_at"] is not None,
+            )
+            for p in players
+        )
+        return TournamentInfo(
+            row["id"],
+            row["guild_id"],
+            row["channel_id"],
+            row["creator_id"],
+            row["name"],
+            MatchSpec.from_json(json.loads(row["spec"])),
+            row["format"],
+            row["rounds"],
+            row["round_hours"],
+            row["status"],
+            row["round"],
+            row["round_deadline"],
+            row["created_at"],
+            row["message_id"],
+            row["announced"],
+            entrants,
+        )
+
+    async def live(self, guild_id: int) -> list[TournamentInfo]:
+        """The server's tournaments open for sign-up or running, oldest first."""
+        rows = await self.store._all(
+            "SELECT id FROM tournaments WHERE guild_id = ? AND status IN ('open', 'running')"
+            " ORDER BY id",
+            (guild_id,),
+        )
+        return [await self.get(r["id"]) for r in rows]
+
+    async def find(self, guild_id: int, name: str | None) -> TournamentInfo:
+        """The live tournament called `name` (any case), or the only live one."""
+        live = await self.live(guild_id)
+        if name is not None:
+            wanted = name.strip().casefold()
+            for t in live:
+                if t.name.casefold() == wanted:
+                    return t
+            rows = await self.store._all(
+                "SELECT id FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,)
+            )
+            for r in rows:
+                t = await self.get(r["id"])
+                if t.name.casefold() == wanted:
+                    return t
+            raise NotFound(f"There is no tournament called {name.strip()[:MAX_NAME]!r} here.")
+        if not live:
+            raise NotFound(
+                "No tournament is open or running on this server; a manager can create one"
+                " with `/schotten tournament create`."
+            )
+        if len(live) > 1:
+            names = ", ".join(t.name for t in live)
+            raise Refused(f"Several tournaments are live here ({names}); say which one.")
+        return live[0]
+
+    async def pairings(self, tournament_id: int, round: int | None = None) -> list[Pairing]:
+        """Every pairing of the tournament (or of one round), in round and board order."""
+        sql = "SELECT * FROM tournament_games WHERE tournament_id = ?"
+        params: list[object] = [tournament_id]
+        if round is not None:
+            sql += " AND round = ?"
+            params.append(round)
+        rows = await self.store._all(sql + " ORDER BY round, board", params)
+        return [_pairing(r) for r in rows]
+
+    async def of_match(self, match_id: int) -> Pairing | None:
+        row = await self.store._one(
+            "SELECT * FROM tournament_games WHERE match_id = ?", (match_id,)
+        )
+        return _pairing(row) if row is not None else None
+
+    async def standings(self, t: TournamentInfo) -> list[pairing.Standing]:
+        games = await self.pairings(t.id)
+        return pairing.standings(t.format, [e.user_id for e in t.entrants], _history(games))
+
+    # Sign-up ------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator: Member,
+        name: str,
+        spec: MatchSpec,
+        fmt: str,
+        rounds: int | None,
+        round_hours: float | None,
+        is_manager: bool,
+    ) -> TournamentInfo:
+        if not is_manager:
+            raise Refused("Only members who can manage this server can create tournaments.")
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= MAX_NAME:
+            raise Refused(f"A tournament's name is 1 to {MAX_NAME} characters.")
+        if fmt not in FORMATS:
+            raise Refused("The format is swiss or round-robin.")
+        if fmt == "round-robin" and rounds is not None:
+            raise Refused(
+                "A round robin plays every pair once, so its rounds follow from the number"
+                " of players; leave `rounds` out."
+            )
+        if rounds is not None and not 1 <= rounds <= MAX_SWISS_ROUNDS:
+            raise Refused(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
+        hours = DEFAULT_ROUND_HOURS if round_hours is None else round_hours
+        lo, hi = ROUND_HOURS
+        if not lo <= hours <= hi:
+            raise Refused(f"A round lasts {lo:g} to {hi:g} hours.")
+        try:
+            tid = await self._insert(guild_id, channel_id, creator, name, spec, fmt, rounds, hours)
+        except NameTaken:
+            raise Refused(
+                f"There is already a tournament called {name!r} on this server; choose another"
+                " name."
+            ) from None
+        return await self.get(tid)
+
+    async def _insert(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator: Member,
+        name: str,
+        spec: MatchSpec,
+        fmt: str,
+        rounds: int | None,
+        hours: float,
+    ) -> int:
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.put_user(tx, creator.id, creator.name, creator.is_bot)
+            tid = await tx.insert(
+                "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, spec, format,"
+                " rounds, round_hours, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    creator.id,
+                    name,
+                    json.dumps(spec.to_json()),
+                    fmt,
+                    rounds or 0,
+                    hours,
+                    now,
+                ),
+                busy=NameTaken,
+            )
+        return tid
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await tx.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+            )
+
+    async def join(self, tournament_id: int, member: Member) -> TournamentInfo:
+        t = await self.get(tournament_id)
+        if member.is_bot:
+            raise Refused("Bots cannot play in tournaments.")
+        self._check_open(t, "join")
+        if t.entrant(member.id) is not None:
+            raise Refused(f"You already joined {t.name}.")
+        if len(t.entrants) >= MAX_PLAYERS:
+            raise Refused(f"{t.name} is full ({MAX_PLAYERS} players).")
+        async with self.store.transaction() as tx:
+            await self.store.put_user(tx, member.id, member.name, member.is_bot)
+            changed = await tx.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, joined_at)"
+                " SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ?"
+                " AND status = 'open') ON CONFLICT DO NOTHING",
+                (tournament_id, member.id, self.clock.now(), tournament_id),
+            )
+        if not changed:  # started, or joined, a moment ago
+            return await self.join(tournament_id, member)
+        return await self.get(tournament_id)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentInfo:
+        t = await self.get(tournament_id)
+        if t.entrant(user_id) is None:
+            raise Refused(f"You are not signed up for {t.name}.")
+        self._check_open(t, "leave")
+        async with self.store.transaction() as tx:
+            changed = await tx.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?"
+                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
+                (tournament_id, user_id, tournament_id),
+            )
+        if not changed:
+            return await self.leave(tournament_id, user_id)
+        return await self.get(tournament_id)
+
+    def _check_open(self, t: TournamentInfo, what: str) -> None:
+        if t.status == "open":
+            return
+        if t.status == "running":
+            if what == "leave":
+                raise Refused(f"{t.name} has started: resign your games instead, or ask a manager.")
+            raise Refused(f"{t.name} has started; sign-up is closed.")
+        raise Refused(f"{t.name} is {t.status}.")
+
+    async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool) -> TournamentInfo:
+        """Cancel a tournament (its creator or a manager); games under way play on, unrated
+        changes aside, as ordinary games."""
+        t = await self.get(tournament_id)
+        if user_id != t.creator_id and not is_manager:
+            raise Refused("Only the tournament's creator or a server manager can cancel it.")
+        if t.status not in ("open", "running"):
+            raise Refused(f"{t.name} is already {t.status}.")
+        async with self.store.transaction() as tx:
+            await tx.execute(
+                "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?"
+                " AND status IN ('open', 'running')",
+                (self.clock.now(), tournament_id),
+            )
+        return await self.get(tournament_id)
+
+    # Starting -----------------------------------------------------------------------------
+
+    async def start(self, tournament_id: int, user_id: int, *, is_manager: bool) -> TournamentInfo:
+        """Close sign-up, fix the seeds (rating, then sign-up order) and pair round 1. Two
+        presses at once start it once: the second is told it has started."""
+        t = await self.get(tournament_id)
+        if user_id != t.creator_id and not is_manager:
+            raise Refused("Only the tournament's creator or a server manager can start it.")
+        self._check_open(t, "start")
+        n = len(t.entrants)
+        least = 3 if t.format == "round-robin" else 2
+        if n < least:
+            kind = "A round robin" if t.format == "round-robin" else "A tournament"
+            raise Refused(
+                f"{kind} needs at least {least} players; {t.name} has {n}. Members join with"
+                " its Join button or `/schotten tournament join`."
+            )
+        if t.format == "round-robin":
+            rounds = len(pairing.round_robin([e.user_id for e in t.entrants]))
+        else:
+            rounds = t.rounds or max(1, math.ceil(math.log2(n)))
+            # n - 1 rounds always pair without a rematch when n is even; with a bye (odd n)
+            # the Swiss can get stuck before n rounds, so it is held to n - 1 too.
+            most = n - 1
+            if rounds > most:
+                raise Refused(
+                    f"{n} players can play at most {most} Swiss rounds without meeting twice;"
+                    f" {t.name} has {rounds}. Wait for more players, or create it again with"
+                    " fewer rounds."
+                )
+        order = await self._seeding(t)
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            started = await tx.execute(
+                "UPDATE tournaments SET status = 'running', rounds = ?, started_at = ?"
+                " WHERE id = ? AND status = 'open'",
+                (rounds, now, tournament_id),
+            )
+            if not started:
+                raise Refused(f"{t.name} was started a moment ago.")
+            for seed, user in enumerate(order, 1):
+                await tx.execute(
+                    "UPDATE tournament_players SET seed = ? WHERE tournament_id = ?"
+                    " AND user_id = ?",
+                    (seed, tournament_id, user),
+                )
+        await self._pair(tournament_id, 1)
+        return await self.get(tournament_id)
+
+    async def _seeding(self, t: TournamentInfo) -> list[int]:
+        """Stronger first: by the conservative rating in this game, then sign-up order."""
+        keyed = []
+        for i, e in enumerate(t.entrants):
+            row = await self.store.rating(t.guild_id, t.spec.game, e.user_id)
+            ordinal = row["mu"] - 3 * row["sigma"] if row is not None else 0.0
+            keyed.append((-ordinal, i, e.user_id))
+        return [user for _, _, user in sorted(keyed)]
+
+    async def _pair(self, tournament_id: int, round: int) -> bool:
+        """Pair `round` if the tournament is still at the round before it; byes and games
+        against withdrawn players are decided at once."""
+        t = await self.get(tournament_id)
+        if t.status != "running" or t.round != round - 1:
+            return False
+        games = await self.pairings(tournament_id)
+        active = [e.user_id for e in t.active]
+        if t.format == "round-robin":
+            pairs = pairing.round_robin([e.user_id for e in t.entrants])[round - 1]
+        else:
+            pairs = pairing.swiss_round(active, _history(games), round)
+        gone = {e.user_id for e in t.entrants if e.withdrawn}
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            moved = await tx.execute(
+                "UPDATE tournaments SET round = ?, round_deadline = ? WHERE id = ?"
+                " AND round = ? AND status = 'running'",
+                (round, now + t.round_hours * 3600, tournament_id, round - 1),
+            )
+            if not moved:
+                return False
+            for board, (first, second) in enumerate(pairs, 1):
+                points, forfeit = _decided_at_once(first, second, gone)
+                await tx.execute(
+                    "INSERT INTO tournament_games (tournament_id, round, board, first_id,"
+                    " second_id, points0, points1, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tournament_id,
+                        round,
+                        board,
+                        first,
+                        second,
+                        points[0] if points else None,
+                        points[1] if points else None,
+                        int(forfeit),
+                    ),
+                )
+        return True
+
+    async def to_start(self) -> list[tuple[TournamentInfo, Pairing]]:
+        """Pairings of running tournaments still waiting for their match."""
+        rows = await self.store._all(
+            "SELECT g.* FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id"
+            " WHERE t.status = 'running' AND g.round = t.round AND g.match_id IS NULL"
+            " AND g.second_id IS NOT NULL AND g.points0 IS NULL"
+            " ORDER BY g.tournament_id, g.board"
+        )
+        out = []
+        infos: dict[int, TournamentInfo] = {}
+        for r in rows:
+            tid = r["tournament_id"]
+            if tid not in infos:
+                infos[tid] = await self.get(tid)
+            out.append((infos[tid], _pairing(r)))
+        return out
+
+    async def start_game(self, p: Pairing, channel_id: int) -> MatchInfo | None:
+        """The match of a pairing, in `channel_id` (its thread); None if another process or
+        an earlier try started it (the caller then removes its thread)."""
+        t = await self.get(p.tournament_id)
+        assert p.second_id is not None
+        async with self.store.transaction() as tx:
+            mid = await self.games.add_match(
+                tx,
+                guild_id=t.guild_id,
+                channel_id=channel_id,
+                players=(p.first_id, p.second_id),
+                spec=t.spec,
+                tournament_id=t.id,
+            )
+            claimed = await tx.execute(
+                "UPDATE tournament_games SET match_id = ? WHERE tournament_id = ? AND round = ?"
+                " AND board = ? AND match_id IS NULL AND points0 IS NULL",
+                (mid, p.tournament_id, p.round, p.board),
+            )
+            if not claimed:
+                raise _AlreadyStarted
+        return await self.games.match(mid)
+
+    # Time and results -----------------------------------------------------------------------
+
+    async def advance(self) -> Progress:
+        """Record finished games, apply deadlines, pair the next rounds, finish events."""
+        progress = Progress()
+        rows = await self.store._all(
+            "SELECT id FROM tournaments WHERE status = 'running' ORDER BY id"
+        )
+        for r in rows:
+            await self._advance_one(r["id"], progress)
+        return progress
+
+    async def _advance_one(self, tournament_id: int, progress: Progress) -> None:
+        t = await self.get(tournament_id)
+        await self._record_results(t)
+        now = self.clock.now()
+        if t.round_deadline is not None and now >= t.round_deadline:
+            await self._apply_deadline(t, progress)
+            await self._record_results(t)
+        games = await self.pairings(t.id, t.round)
+        if not games or not all(g.decided for g in games):
+            return
+        if t.round < t.rounds:
+            try:
+                if await self._pair(t.id, t.round + 1):
+                    progress.paired.append(t.id)
+                return
+            except ValueError:
+                pass  # no pairing without a rematch is left: the event ends here
+        async with self.store.transaction() as tx:
+            done = await tx.execute(
+                "UPDATE tournaments SET status = 'finished', finished_at = ? WHERE id = ?"
+                " AND status = 'running' AND round = ?",
+                (now, t.id, t.round),
+            )
+        if done:
+            progress.finished.append(t.id)
+
+    async def _record_results(self, t: TournamentInfo) -> None:
+        """Each finished match's result into its pairing (once: `points0 IS NULL`)."""
+        rows = await self.store._all(
+            "SELECT g.round, g.board, m.winner, m.termination FROM tournament_games g"
+            " JOIN matches m ON m.id = g.match_id WHERE g.tournament_id = ?"
+            " AND g.points0 IS NULL AND m.status = 'finished'",
+            (t.id,),
+        )
+        for r in rows:
+            winner = r["winner"]
+            if r["termination"] == ABANDONED:
+                points = (0.0, 0.0)
+            elif winner is None:
+                points = (0.5, 0.5)
+            else:
+                points = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+            async with self.store.transaction() as tx:
+                await _decide(tx, t.id, r["round"], r["board"], points, forfeit=None)
+
+    async def _apply_deadline(self, t: TournamentInfo, progress: Progress) -> None:
+        """The round is over: each game still going is lost by the player it waits for, or
+        by both when nobody moved; a pairing never started is lost by both."""
+        for g in await self.pairings(t.id, t.round):
+            if g.decided:
+                continue
+            if g.match_id is None:
+                async with self.store.transaction() as tx:
+                    await _decide(tx, t.id, g.round, g.board, (0.0, 0.0), forfeit=True)
+                continue
+            info = await self.games.match(g.match_id)
+            if info.status != "active":
+                continue
+            if info.version == 0:
+                if await self.games.abandon(info, ABANDONED):
+                    progress.abandoned.append(info.id)
+                    async with self.store.transaction() as tx:
+                        await _decide(tx, t.id, g.round, g.board, (0.0, 0.0), forfeit=True)
+                continue
+            seat = info.to_decide
+            if seat is None:
+                continue
+            try:
+                result = await self.games.time_out(info)
+            except (StaleMove, Refused, GameError):
+                continue  # a move came in meanwhile: the next pass decides it
+            progress.forfeits.append(result)
+            points = (0.0, 1.0) if seat == 0 else (1.0, 0.0)
+            async with self.store.transaction() as tx:
+                await _decide(tx, t.id, g.round, g.board, points, forfeit=True)
+
+    async def withdraw(self, guild_id: int, user_id: int) -> list[MoveResult]:
+        """A member left the server: out of every tournament there; signed up, they are
+        simply removed; playing, their game under way is resigned and the event goes on."""
+        results: list[MoveResult] = []
+        now = self.clock.now()
+        for t in await self.live(guild_id):
+            if t.entrant(user_id) is None:
+                continue
+            async with self.store.transaction() as tx:
+                if t.status == "open":
+                    await tx.execute(
+                        "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+                        (t.id, user_id),
+                    )
+                    continue
+                await tx.execute(
+                    "UPDATE tournament_players SET withdrawn_at = ? WHERE tournament_id = ?"
+                    " AND user_id = ? AND withdrawn_at IS NULL",
+                    (now, t.id, user_id),
+                )
+            for g in await self.pairings(t.id, t.round):
+                if g.decided or user_id not in (g.first_id, g.second_id):
+                    continue
+                mine = 0 if g.first_id == user_id else 1
+                points = (0.0, 1.0) if mine == 0 else (1.0, 0.0)
+                if g.match_id is not None:
+                    info = await self.games.match(g.match_id)
+                    if info.status == "active":
+                        with contextlib.suppress(StaleMove, Refused, GameError):
+                            results.append(await self.games.resign(info.id, user_id))
+                async with self.store.transaction() as tx:
+                    await _decide(tx, t.id, g.round, g.board, points, forfeit=True)
+        return results
+
+    async def mark_announced(self, tournament_id: int, upto: int) -> None:
+        async with self.store.transaction() as tx:
+            await tx.execute(
+                "UPDATE tournaments SET announced = ? WHERE id = ? AND announced < ?",
+                (upto, tournament_id, upto),
+            )
+
+    async def unannounced(self) -> list[TournamentInfo]:
+        """Tournaments with a round paired, or an end, not yet announced in their channel."""
+        rows = await self.store._all(
+            "SELECT id FROM tournaments WHERE (status = 'running' AND announced < round)"
+            " OR (status = 'finished' AND announced <= rounds) ORDER BY id"
+        )
+        return [await self.get(r["id"]) for r in rows]
+
+
+ABANDONED = "ABANDONED"  # a match's termination when the deadline found nobody had moved
+
+
+class _AlreadyStarted(Refused):
+    """Raised inside `start_game`'s transaction to undo the match it created."""
+
+    def __init__(self) -> None:
+        super().__init__("This game was started a moment ago.")
+
+
+async def _decide(
+    tx: Tx, tid: int, round: int, board: int, points: tuple[float, float], *, forfeit: bool | None
+) -> None:
+    """A pairing's result, unless it already has one (`forfeit` None: keep the flag)."""
+    flag = "" if forfeit is None else f", forfeit = {int(forfeit)}"
+    await tx.execute(
+        f"UPDATE tournament_games SET points0 = ?, points1 = ?{flag} WHERE tournament_id = ?"
+        " AND round = ? AND board = ? AND points0 IS NULL",
+        (points[0], points[1], tid, round, board),
+    )
+
+
+def _decided_at_once(
+    first: int, second: int | None, gone: set[int]
+) -> tuple[tuple[float, float] | None, bool]:
+    """A bye is a point; a game against a withdrawn player is won by forfeit."""
+    if second is None:  # a bye, worth nothing to a player who left
+        return ((0.0, 0.0), True) if first in gone else ((1.0, 0.0), False)
+    if first in gone and second in gone:
+        return (0.0, 0.0), True
+    if second in gone:
+        return (1.0, 0.0), True
+    if first in gone:
+        return (0.0, 1.0), True
+    return None, False
+
+
+def _pairing(row: Row) -> Pairing:
+    p0, p1 = row["points0"], row["points1"]
+    return Pairing(
+        row["tournament_id"],
+        row["round"],
+        row["board"],
+        row["first_id"],
+        row["second_id"],
+        row["match_id"],
+        None if p0 is None else (float(p0), float(p1)),
+        bool(row["forfeit"]),
+    )
+
+
+def _history(games: Sequence[Pairing]) -> list[pairing.Game]:
+    """The pairing module's view of the games so far."""
+    return [pairing.Game(g.round, g.first_id, g.second_id, g.points, g.forfeit) for g in games]

@@ -1,0 +1,230 @@
+"""Tournaments in the service, on both backends: sign-up, starts, rounds, deadlines."""
+
+import asyncio
+
+import pytest
+
+from bot.errors import NotFound, Refused
+from bot.records import Member
+from bot.tournament.service import Tournaments
+from engine.ai import choose_move
+from engine.api import MatchSpec
+
+GUILD = 10
+CHANNEL = 100
+MANAGER = Member(50, "Manon")
+PLAYERS = [Member(i, name) for i, name in enumerate(["Ada", "Bea", "Cy", "Dan", "Eve", "Flo"], 1)]
+
+
+@pytest.fixture
+def tournaments(service):
+    return Tournaments(service)
+
+
+async def create(tournaments, name="Friday", fmt="swiss", rounds=None, hours=None, spec=None):
+    return await tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        creator=MANAGER,
+        name=name,
+        spec=spec or MatchSpec("classic"),
+        fmt=fmt,
+        rounds=rounds,
+        round_hours=hours,
+        is_manager=True,
+    )
+
+
+async def with_players(tournaments, count, **options):
+    t = await create(tournaments, **options)
+    for m in PLAYERS[:count]:
+        t = await tournaments.join(t.id, m)
+    return t
+
+
+async def start_games(tournaments):
+    """Start every pairing waiting for its match, each in a channel of its own."""
+    started = []
+    for _t, p in await tournaments.to_start():
+        info = await tournaments.start_game(p, 1000 + 100 * p.round + p.board)
+        started.append(info)
+    return started
+
+
+async def play_out(service, match_id):
+    while True:
+        info = await service.match(match_id)
+        if info.status != "active":
+            return info
+        seat = info.to_decide
+        move = choose_move(info.match.view(seat), "easy", seed=info.version)
+        await service.play(match_id, info.players[seat], move)
+
+
+async def test_creating_needs_a_manager_and_a_sensible_event(tournaments):
+    with pytest.raises(Refused, match="manage this server"):
+        await tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            creator=PLAYERS[0],
+            name="Mine",
+            spec=MatchSpec("classic"),
+            fmt="swiss",
+            rounds=None,
+            round_hours=None,
+            is_manager=False,
+        )
+    with pytest.raises(Refused, match="1 to 50 characters"):
+        await create(tournaments, name="   ")
+    with pytest.raises(Refused, match="leave `rounds` out"):
+        await create(tournaments, fmt="round-robin", rounds=3)
+    with pytest.raises(Refused, match="12 to 720 hours"):
+        await create(tournaments, hours=2)
+    t = await create(tournaments, name="  Friday   Swiss ")
+    assert t.name == "Friday Swiss" and t.status == "open" and t.round_hours == 72
+    with pytest.raises(Refused, match="already a tournament called"):
+        await create(tournaments, name="Friday Swiss")
+    assert [x.id for x in await tournaments.live(GUILD)] == [t.id]
+    assert (await tournaments.find(GUILD, "friday swiss")).id == t.id
+    with pytest.raises(NotFound):
+        await tournaments.find(GUILD, "Saturday")
+
+
+async def test_joining_and_leaving_before_the_start_only(tournaments):
+    t = await create(tournaments)
+    await tournaments.join(t.id, PLAYERS[0])
+    with pytest.raises(Refused, match="already joined Friday"):
+        await tournaments.join(t.id, PLAYERS[0])
+    with pytest.raises(Refused, match="Bots cannot"):
+        await tournaments.join(t.id, Member(99, "Robot", is_bot=True))
+    with pytest.raises(Refused, match="not signed up"):
+        await tournaments.leave(t.id, PLAYERS[1].id)
+    t = await tournaments.leave(t.id, PLAYERS[0].id)
+    assert t.entrants == ()
+    for m in PLAYERS[:2]:
+        await tournaments.join(t.id, m)
+    with pytest.raises(Refused, match="creator or a server manager"):
+        await tournaments.start(t.id, PLAYERS[0].id, is_manager=False)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=False)
+    assert t.status == "running" and t.round == 1 and t.rounds == 1
+    with pytest.raises(Refused, match="sign-up is closed"):
+        await tournaments.join(t.id, PLAYERS[2])
+    with pytest.raises(Refused, match="has started"):
+        await tournaments.leave(t.id, PLAYERS[0].id)
+
+
+async def test_too_few_players_are_refused_and_nothing_changes(tournaments):
+    t = await with_players(tournaments, 1)
+    with pytest.raises(Refused, match="at least 2 players; Friday has 1"):
+        await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    rr = await with_players(tournaments, 2, name="League", fmt="round-robin")
+    with pytest.raises(Refused, match="round robin needs at least 3 players"):
+        await tournaments.start(rr.id, MANAGER.id, is_manager=True)
+    many = await with_players(tournaments, 4, name="Long", rounds=5)
+    with pytest.raises(Refused, match="at most 3 Swiss rounds"):
+        await tournaments.start(many.id, MANAGER.id, is_manager=True)
+    for x in (t, rr, many):
+        assert (await tournaments.get(x.id)).status == "open"
+        assert await tournaments.pairings(x.id) == []
+
+
+async def test_two_starts_at_once_start_it_once(tournaments):
+    t = await with_players(tournaments, 5)
+    results = await asyncio.gather(
+        tournaments.start(t.id, MANAGER.id, is_manager=True),
+        tournaments.start(t.id, MANAGER.id, is_manager=True),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, Refused) for r in results) == 1, results
+    games = await tournaments.pairings(t.id)
+    # Five players: two games and a bye, paired once.
+    assert len(games) == 3 and {g.round for g in games} == {1}
+    bye = [g for g in games if g.second_id is None]
+    assert len(bye) == 1 and bye[0].points == (1.0, 0.0)
+
+
+async def test_a_swiss_runs_round_after_round_to_its_standings(service, tournaments):
+    t = await with_players(tournaments, 4, rounds=2)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    first = await start_games(tournaments)
+    assert len(first) == 2 and all(m.spec.variant == "classic" for m in first)
+    # Starting again starts nothing: each pairing has its match.
+    assert await tournaments.to_start() == []
+    for info in first:
+        assert (await tournaments.of_match(info.id)).match_id == info.id
+        await play_out(service, info.id)
+    # Two passes at once pair round 2 once.
+    a, b = await asyncio.gather(tournaments.advance(), tournaments.advance())
+    assert (a.paired + b.paired) == [t.id]
+    second = await tournaments.pairings(t.id, 2)
+    assert len(second) == 2
+    met = {frozenset((g.first_id, g.second_id)) for g in await tournaments.pairings(t.id, 1)}
+    assert not met & {frozenset((g.first_id, g.second_id)) for g in second}
+    for info in await start_games(tournaments):
+        await play_out(service, info.id)
+    progress = await tournaments.advance()
+    assert progress.finished == [t.id]
+    t = await tournaments.get(t.id)
+    assert t.status == "finished"
+    table = await tournaments.standings(t)
+    assert len(table) == 4 and table[0].rank == 1
+    assert sum(s.points for s in table) == 4.0  # four decided games, one point each
+    # Tournament games are rated like any other.
+    rated = await service.store._one(
+        "SELECT count(*) AS n FROM matches WHERE tournament_id = ? AND rated = 1", (t.id,)
+    )
+    assert rated["n"] == 4
+
+
+async def test_the_deadline_forfeits_for_whoever_kept_the_game_waiting(
+    service, tournaments, clock
+):
+    t = await with_players(tournaments, 4, rounds=2, hours=24)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    moved, idle = await start_games(tournaments)
+    # In one game the first player moves and the second never answers; nobody moves in
+    # the other.
+    seat = moved.to_decide
+    move = choose_move(moved.match.view(seat), "easy", seed=1)
+    await service.play(moved.id, moved.players[seat], move)
+    waiting = 1 - seat
+    clock.advance(hours=23)
+    assert (await tournaments.advance()).paired == []
+    clock.advance(hours=2)
+    progress = await tournaments.advance()
+    assert [r.info.id for r in progress.forfeits] == [moved.id]
+    assert progress.abandoned == [idle.id] and progress.paired == [t.id]
+    games = {g.match_id: g for g in await tournaments.pairings(t.id, 1)}
+    expected = (1.0, 0.0) if waiting == 1 else (0.0, 1.0)
+    assert games[moved.id].points == expected and games[moved.id].forfeit
+    assert games[idle.id].points == (0.0, 0.0) and games[idle.id].forfeit
+    abandoned = await service.match(idle.id)
+    assert abandoned.status == "finished"
+    row = await service.store._one("SELECT rated, winner FROM matches WHERE id = ?", (idle.id,))
+    assert row["rated"] == 0 and row["winner"] is None
+
+
+async def test_a_player_who_leaves_forfeits_and_the_event_goes_on(service, tournaments):
+    t = await with_players(tournaments, 3, fmt="round-robin", name="League")
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    assert t.rounds == 3
+    (game,) = await start_games(tournaments)
+    leaver = game.players[0]
+    results = await tournaments.withdraw(GUILD, leaver)
+    assert [r.info.id for r in results] == [game.id]
+    assert (await service.match(game.id)).status == "finished"
+    g = await tournaments.of_match(game.id)
+    assert g.points == (0.0, 1.0) and g.forfeit
+    await tournaments.advance()
+    # Round 2 and 3: the leaver's games are decided at once, the others played.
+    for _ in range(2):
+        for info in await start_games(tournaments):
+            assert leaver not in info.players
+            await play_out(service, info.id)
+        await tournaments.advance()
+    t = await tournaments.get(t.id)
+    assert t.status == "finished"
+    assert t.entrant(leaver).withdrawn
+    for g in await tournaments.pairings(t.id):
+        if leaver in (g.first_id, g.second_id):
+            assert g.forfeit or g.second_id is None
