@@ -176,9 +176,7 @@ async def test_a_swiss_runs_round_after_round_to_its_standings(service, tourname
     assert rated["n"] == 4
 
 
-async def test_the_deadline_forfeits_for_whoever_kept_the_game_waiting(
-    service, tournaments, clock
-):
+async def test_the_deadline_forfeits_for_whoever_kept_the_game_waiting(service, tournaments, clock):
     t = await with_players(tournaments, 4, rounds=2, hours=24)
     t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
     moved, idle = await start_games(tournaments)
