@@ -19,6 +19,7 @@ SUITES = [
     "ai",
     "replay",
     "analysis",
+    "tournament",
 ]
 
 
