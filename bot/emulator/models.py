@@ -176,6 +176,10 @@ class SimGuild:
             user=user,
         )
 
+    def remove_member(self, member: SimMember) -> None:
+        """The member leaves the server."""
+        self._emu.world.remove_member(member)
+
 
 @dataclass(eq=False)
 class SimMember:

@@ -47,7 +47,13 @@ from .models import (
     SimRole,
     SimUser,
 )
-from .payloads import channel_payload, member_payload, message_payload, role_payload
+from .payloads import (
+    channel_payload,
+    member_payload,
+    message_payload,
+    role_payload,
+    user_payload,
+)
 
 if TYPE_CHECKING:
     from .records import InteractionRecord
@@ -184,6 +190,17 @@ class World:
             self.set_manage_guild(member, True)
         self._emu.bus.changed()
         return member
+
+    def remove_member(self, member: SimMember) -> None:
+        """The member leaves (or is kicked from) the server: REST no longer finds them, and
+        bots with the members intent hear GUILD_MEMBER_REMOVE."""
+        guild = member.guild
+        guild.members.pop(member.id, None)
+        payload = {"guild_id": str(guild.id), "user": user_payload(member.user)}
+        self._emu.gateway.dispatch(
+            "GUILD_MEMBER_REMOVE", payload, INTENT_GUILD_MEMBERS, guild=guild
+        )
+        self._emu.bus.changed()
 
     def set_manage_guild(self, member: SimMember, value: bool) -> None:
         """Give or take the "Moderator" role (MANAGE_GUILD), creating it on first use."""

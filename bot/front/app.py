@@ -29,9 +29,11 @@ from bot.front.controls import (
 from bot.front.picker import build_picker
 from bot.front.relay import Relay
 from bot.front.replies import report, say
+from bot.front.tournaments import TournamentFront
 from bot.front.unplayable import unplayable, why_not
 from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult
 from bot.service import GameService
+from bot.tournament.service import Tournaments
 from engine.api import MatchSpec, notation
 from engine.errors import GameError
 
@@ -56,7 +58,7 @@ def _render_hand(info: MatchInfo, seat: int) -> bytes:
     return render_hand(info.match.view(seat), name=info.names[seat])
 
 
-class Front:
+class Front(TournamentFront):
     """What the bot does; the client and its controls call into it."""
 
     def __init__(self, client: discord.Client, service: GameService) -> None:
@@ -66,6 +68,9 @@ class Front:
         self.relay = Relay(self)
         # One replay or analysis at a time, so a burst of them cannot crowd out play.
         self.heavy = asyncio.Semaphore(1)
+        self.tournaments = Tournaments(service)
+        self._tick_lock = asyncio.Lock()  # one tournament step at a time in this process
+        self._background: set[asyncio.Task[None]] = set()
         # Shutting down: new requests are turned away while those under way finish.
         self.draining = False
         self._active = 0
@@ -276,10 +281,22 @@ class Front:
             await self.relay.deliver(info.id)
         except Exception:  # the move and its announcements are stored; the relay retries
             log.exception("announcing move %s of game %s", result.text, info.id)
+        if result.finished and await self.tournaments.of_match(info.id) is not None:
+            # A tournament game ended: its round may be complete (run after this returns,
+            # so that a tick's own forfeits do not wait for it).
+            task = asyncio.get_running_loop().create_task(self._tick_quietly())
+            self._background.add(task)  # a task nobody holds may be collected mid-run
+            task.add_done_callback(self._background.discard)
         nxt = info.to_decide
         computer_next = nxt is not None and not info.is_over and info.ai_seat == nxt
         if computer_next and self.computer is not None:
             self.computer.wake()
+
+    async def _tick_quietly(self) -> None:
+        try:
+            await self.tournament_tick()
+        except Exception:  # the timer loop runs it again
+            log.exception("tournament step after a game")
 
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
         """The game in this channel (or thread); in a DM, the user's only active game."""
@@ -435,6 +452,7 @@ class Front:
         service applies them and stores their announcements; the relay sends them."""
         await self.service.due()
         await self.relay.deliver()
+        await self.tournament_tick()
 
     async def _edit_challenge(self, c: ChallengeInfo, content: str) -> None:
         if c.message_id is None:

@@ -20,6 +20,7 @@ from bot.front import lookback, texts
 from bot.front.app import MISSING, QUIET, Front
 from bot.front.controls import ShowHandButton
 from bot.front.rules import TOPICS, rules_topic
+from bot.front.tournaments import TournamentCommands
 from bot.records import PlayerStats
 from bot.service import MAX_MOVE_LENGTH
 from bot.wording import plural
@@ -65,6 +66,7 @@ class SchottenCommands(app_commands.Group):
         super().__init__(name="schotten", description="Play Schotten Totten and Schotten Totten 2")
         self.front = front
         self.service = front.service
+        self.add_command(TournamentCommands(front))
 
     # Challenges ------------------------------------------------------------------------------
 

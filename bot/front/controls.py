@@ -327,6 +327,29 @@ class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
         await front_of(interaction).rematch(interaction, self.match_id)
 
 
+class JoinTournamentButton(Control, template=r"sch:j:(?P<tournament>[0-9]+)"):
+    """Sign up for a tournament, on its announcement."""
+
+    def __init__(self, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(
+            discord.ui.Button(
+                label="Join",
+                style=discord.ButtonStyle.success,
+                custom_id=f"{PREFIX}:j:{tournament_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> JoinTournamentButton:
+        return cls(int(match["tournament"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).tournament_join(interaction, self.tournament_id)
+
+
 class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):
     def __init__(self, challenge_id: int) -> None:
         self.challenge_id = challenge_id
@@ -406,7 +429,7 @@ def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
         )
     groups = found.groupdict()
     kind = custom_id.split(":", 2)[1]
-    target = int(groups.get("match") or groups.get("challenge") or "0")
+    target = int(groups.get("match") or groups.get("challenge") or groups.get("tournament") or "0")
     version = int(groups["version"]) if groups.get("version") is not None else None
     if not valid_id(target) or (version is not None and not valid_id(version)):
         raise Refused("This control names a game or challenge that does not exist.")
@@ -430,6 +453,7 @@ ALL_CONTROLS = (
     RematchButton,
     AcceptButton,
     DeclineButton,
+    JoinTournamentButton,
 )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.errors import NotFound, Refused, StaleMove
@@ -33,6 +33,9 @@ MAX_PLAYERS = 256
 ROUND_HOURS = (12.0, 720.0)
 DEFAULT_ROUND_HOURS = 72.0
 MAX_SWISS_ROUNDS = 15
+
+
+Present = Callable[[int, int], Awaitable[bool]]
 
 
 class NameTaken(ServiceError):
@@ -112,7 +115,8 @@ class Tournaments:
         return [await self.get(r["id"]) for r in rows]
 
     async def find(self, guild_id: int, name: str | None) -> TournamentInfo:
-        """The live tournament called `name` (any case), or the only live one."""
+        """The tournament called `name` (any case; a live one first), or else the only
+        live one, or else the server's latest."""
         live = await self.live(guild_id)
         if name is not None:
             wanted = name.strip().casefold()
@@ -128,6 +132,12 @@ class Tournaments:
                     return t
             raise NotFound(f"There is no tournament called {name.strip()[:MAX_NAME]!r} here.")
         if not live:
+            latest = await self.store._one(
+                "SELECT id FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT 1",
+                (guild_id,),
+            )
+            if latest is not None:
+                return await self.get(latest["id"])  # the last one, finished or cancelled
             raise NotFound(
                 "No tournament is open or running on this server; a manager can create one"
                 " with `/schotten tournament create`."
@@ -438,17 +448,22 @@ class Tournaments:
 
     # Time and results -----------------------------------------------------------------------
 
-    async def advance(self) -> Progress:
-        """Record finished games, apply deadlines, pair the next rounds, finish events."""
+    async def advance(self, present: Present | None = None) -> Progress:
+        """Record finished games, apply deadlines, pair the next rounds, finish events.
+        `present(guild_id, user_id)` says whether a member is still on the server: those
+        who left are withdrawn before a round is paired (the bot has no members intent,
+        so it asks rather than hears)."""
         progress = Progress()
         rows = await self.store._all(
             "SELECT id FROM tournaments WHERE status = 'running' ORDER BY id"
         )
         for r in rows:
-            await self._advance_one(r["id"], progress)
+            await self._advance_one(r["id"], progress, present)
         return progress
 
-    async def _advance_one(self, tournament_id: int, progress: Progress) -> None:
+    async def _advance_one(
+        self, tournament_id: int, progress: Progress, present: Present | None
+    ) -> None:
         t = await self.get(tournament_id)
         await self._record_results(t)
         now = self.clock.now()
@@ -459,6 +474,10 @@ class Tournaments:
         if not games or not all(g.decided for g in games):
             return
         if t.round < t.rounds:
+            if present is not None:
+                for e in t.active:
+                    if not await present(t.guild_id, e.user_id):
+                        progress.forfeits += await self.withdraw(t.guild_id, e.user_id)
             try:
                 if await self._pair(t.id, t.round + 1):
                     progress.paired.append(t.id)

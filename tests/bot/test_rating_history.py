@@ -218,7 +218,7 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
     service = await GameService.open(database, clock=clock)
     try:
-        assert await service.store.version() == LATEST == 6
+        assert await service.store.version() == LATEST
         backfilled = [dict(r) for r in await service.store._all(HISTORY)]
         assert backfilled == live  # every column, the floats bit for bit
         assert await service.rating_history(GUILD, ALICE.id) == alice
@@ -227,16 +227,21 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
 
 async def wind_back_to_5(database):
-    """Undo migration 6 by hand: the database as a bot at version 5 left it."""
+    """Undo migrations 7 and 6 by hand: the database as a bot at version 5 left it."""
     store = await Store.open(database)
     try:
         async with store.transaction() as tx:
+            # 7: tournaments (none were played here).
+            await tx.run("ALTER TABLE matches DROP COLUMN tournament_id")
+            for table in ("tournament_games", "tournament_players", "tournaments"):
+                await tx.run(f"DROP TABLE {table}")
+            # 6: the rating history and the analysis setting.
             await tx.run("DROP TABLE rating_history")
             await tx.run("ALTER TABLE settings DROP COLUMN public_analysis")
             if store.backend == "sqlite":
                 await tx.run("PRAGMA user_version = 5")
             else:
-                await tx.run("DELETE FROM schema_version WHERE version = 6")
+                await tx.run("DELETE FROM schema_version WHERE version >= 6")
     finally:
         await store.close()
 

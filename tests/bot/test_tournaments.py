@@ -226,3 +226,20 @@ async def test_a_player_who_leaves_forfeits_and_the_event_goes_on(service, tourn
     for g in await tournaments.pairings(t.id):
         if leaver in (g.first_id, g.second_id):
             assert g.forfeit or g.second_id is None
+
+
+async def test_a_pairing_gets_its_match_once(service, tournaments):
+    # Two runs opening the same game (a restart between the thread and the match, or two
+    # processes): the second is refused and leaves nothing behind.
+    t = await with_players(tournaments, 2)
+    await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    ((_, p),) = await tournaments.to_start()
+    first = await tournaments.start_game(p, 5001)
+    with pytest.raises(Refused, match="started a moment ago"):
+        await tournaments.start_game(p, 5002)
+    assert await service.active_match(5002) is None
+    count = await service.store._one(
+        "SELECT count(*) AS n FROM matches WHERE tournament_id = ?", (t.id,)
+    )
+    assert count["n"] == 1 and (await tournaments.of_match(first.id)).match_id == first.id
+    assert await tournaments.to_start() == []
