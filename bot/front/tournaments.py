@@ -21,7 +21,7 @@ from bot.errors import Refused
 from bot.records import Member
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
-from engine.api import VARIANTS, MatchSpec, game_of
+from engine.api import VARIANTS, MatchSpec
 from render.standings import points_text
 
 if TYPE_CHECKING:
@@ -238,11 +238,10 @@ class TournamentCommands(app_commands.Group):
 
 
 def _spec(game: str, rounds_of_match: int) -> MatchSpec:
-    if game_of(game) == "st2":
-        if rounds_of_match not in (1, 2):
-            raise Refused("Schotten Totten 2 games are one game (1) or the revenge match (2).")
-        return MatchSpec(game, revenge=rounds_of_match == 2)
-    return MatchSpec(game, rounds=rounds_of_match)
+    """A challenge's rules for the match length, applied to every game of the event."""
+    from bot.front.commands import spec_from_options  # commands imports this module
+
+    return spec_from_options(game, rounds_of_match, None)
 
 
 # The front's tournament behaviour ----------------------------------------------------------------
