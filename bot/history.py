@@ -17,13 +17,22 @@ from engine.outcome import Termination
 
 async def rebuild(store: Store, info: MatchInfo) -> Playable:
     """The match replayed from its spec, seed and stored moves."""
-    moves = await store.moves(info.id)
-    return replay_match(info.spec, info.seed, [(m["seat"], m["text"]) for m in moves])
+    return replay_match(info.spec, info.seed, await log_of(store, info.id))
 
 
 async def verify(store: Store, info: MatchInfo) -> bool:
     """Whether replaying the log gives exactly the stored state."""
-    rebuilt = await rebuild(store, info)
+    return replays_to(info, await log_of(store, info.id))
+
+
+async def log_of(store: Store, match_id: int) -> list[tuple[int, str]]:
+    """The match's moves as (seat, text), in order."""
+    return [(int(m["seat"]), str(m["text"])) for m in await store.moves(match_id)]
+
+
+def replays_to(info: MatchInfo, log: Sequence[tuple[int, str]]) -> bool:
+    """Whether `log` played from the match's seed gives exactly its stored state."""
+    rebuilt = replay_match(info.spec, info.seed, log)
     return json.dumps(rebuilt.to_json(), sort_keys=True) == json.dumps(
         info.match.to_json(), sort_keys=True
     )

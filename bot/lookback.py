@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import Refused
-from bot.history import verify
+from bot.history import log_of, replays_to
 from bot.records import MatchInfo
 from bot.service import GameService
 from engine.ai.analysis import Judgement, analyse, decisions, hint
@@ -51,16 +51,15 @@ async def finished_game(service: GameService, game_id: int, guild_id: int | None
     info = await service.match(game_id)
     if info.guild_id != guild_id:
         raise Refused(f"Game #{game_id} was not played on this server.")
-    if not info.is_over:
+    if info.status == "active":
         raise Refused(
             f"Game #{game_id} is still being played. Replays and analyses are for finished"
             " games, so that nothing still hidden is shown; `/schotten board` in its channel"
             " shows the board now."
         )
-    if not await verify(service.store, info):
+    log = await log_of(service.store, game_id)
+    if not replays_to(info, log):
         raise Refused(f"Game #{game_id} does not replay to its stored state; please report it.")
-    moves = await service.store.moves(game_id)
-    log = [(int(m["seat"]), str(m["text"])) for m in moves]
     return Finished(info, new_match(info.spec, info.seed), log)
 
 

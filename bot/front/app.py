@@ -28,10 +28,10 @@ from bot.front.controls import (
 )
 from bot.front.picker import build_picker
 from bot.front.relay import Relay
-from bot.front.replies import report, say
-from bot.front.tournaments import TournamentFront
+from bot.front.replies import member_of, quietly, report, say
+from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
-from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult
+from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.service import Tournaments
 from engine.api import MatchSpec, notation
@@ -58,7 +58,7 @@ def _render_hand(info: MatchInfo, seat: int) -> bytes:
     return render_hand(info.match.view(seat), name=info.names[seat])
 
 
-class Front(TournamentFront):
+class Front:
     """What the bot does; the client and its controls call into it."""
 
     def __init__(self, client: discord.Client, service: GameService) -> None:
@@ -69,8 +69,7 @@ class Front(TournamentFront):
         # One replay or analysis at a time, so a burst of them cannot crowd out play.
         self.heavy = asyncio.Semaphore(1)
         self.tournaments = Tournaments(service)
-        self._tick_lock = asyncio.Lock()  # one tournament step at a time in this process
-        self._background: set[asyncio.Task[None]] = set()
+        self.desk = TournamentDesk(self)  # runs the tournaments on Discord
         # Shutting down: new requests are turned away while those under way finish.
         self.draining = False
         self._active = 0
@@ -282,21 +281,11 @@ class Front(TournamentFront):
         except Exception:  # the move and its announcements are stored; the relay retries
             log.exception("announcing move %s of game %s", result.text, info.id)
         if result.finished and await self.tournaments.of_match(info.id) is not None:
-            # A tournament game ended: its round may be complete (run after this returns,
-            # so that a tick's own forfeits do not wait for it).
-            task = asyncio.get_running_loop().create_task(self._tick_quietly())
-            self._background.add(task)  # a task nobody holds may be collected mid-run
-            task.add_done_callback(self._background.discard)
+            self.desk.tick_soon()  # a tournament game ended: its round may be complete
         nxt = info.to_decide
         computer_next = nxt is not None and not info.is_over and info.ai_seat == nxt
         if computer_next and self.computer is not None:
             self.computer.wake()
-
-    async def _tick_quietly(self) -> None:
-        try:
-            await self.tournament_tick()
-        except Exception:  # the timer loop runs it again
-            log.exception("tournament step after a game")
 
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
         """The game in this channel (or thread); in a DM, the user's only active game."""
@@ -334,8 +323,8 @@ class Front(TournamentFront):
         info = await self.service.challenge(
             interaction.guild_id,
             interaction.channel_id,
-            _member(interaction.user),
-            _member(opponent),
+            member_of(interaction.user),
+            member_of(opponent),
             spec,
             role=role,
             computer_id=me.id if me else None,
@@ -379,13 +368,13 @@ class Front(TournamentFront):
             )
         except Exception:
             if thread is not None:
-                await _quietly(thread.delete())
+                await quietly(thread.delete())
             raise
         where = f" in {thread.mention}" if thread is not None else ""
         if announce is not None:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.
-            await _quietly(
+            await quietly(
                 interaction.edit_original_response(
                     content=texts.accepted(challenge, where), view=None
                 )
@@ -393,7 +382,7 @@ class Front(TournamentFront):
         if thread is not None:
             for user_id in info.players:
                 if info.ai_seat is None or user_id != info.players[info.ai_seat]:
-                    await _quietly(thread.add_user(discord.Object(user_id)))
+                    await quietly(thread.add_user(discord.Object(user_id)))
         try:
             await self.relay.deliver(info.id)
         except Exception:  # stored with the game; the relay retries
@@ -452,7 +441,7 @@ class Front(TournamentFront):
         service applies them and stores their announcements; the relay sends them."""
         await self.service.due()
         await self.relay.deliver()
-        await self.tournament_tick()
+        await self.desk.tick()
 
     async def _edit_challenge(self, c: ChallengeInfo, content: str) -> None:
         if c.message_id is None:
@@ -460,7 +449,7 @@ class Front(TournamentFront):
         channel = await self.channel(c.channel_id)
         if isinstance(channel, discord.TextChannel | discord.Thread):
             message = channel.get_partial_message(c.message_id)
-            await _quietly(message.edit(content=content, view=None))
+            await quietly(message.edit(content=content, view=None))
 
     async def report(
         self, interaction: discord.Interaction, error: BaseException, where: str
@@ -481,15 +470,3 @@ def _is_resign(info: MatchInfo, text: str) -> bool:
         return notation(info.spec.game, text) == "resign"
     except GameError:
         return False
-
-
-def _member(user: discord.abc.User) -> Member:
-    return Member(user.id, user.display_name, user.bot)
-
-
-async def _quietly(coro: Any) -> None:
-    """Best effort: a message edit or thread tweak that may fail without harm."""
-    try:
-        await coro
-    except discord.HTTPException as e:
-        log.info("best-effort Discord call failed: %s", e)

@@ -19,6 +19,7 @@ from bot.errors import Refused
 from bot.front import lookback, texts
 from bot.front.app import MISSING, QUIET, Front
 from bot.front.controls import ShowHandButton
+from bot.front.replies import is_manager
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.tournaments import TournamentCommands
 from bot.records import PlayerStats
@@ -231,14 +232,11 @@ class SchottenCommands(app_commands.Group):
         stats = await self.service.stats(guild, who.id, against=against.id if against else None)
         embed = _stats_embed(stats, who.display_name)
         history = await self.service.rating_history(guild, who.id)
-        if not any(history.values()):
+        if not history:  # no rated game yet: no chart
             await interaction.response.send_message(embed=embed)
             return
         await interaction.response.defer(thinking=True)
         chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name)
-        if chart is None:
-            await interaction.followup.send(embed=embed)
-            return
         filename = f"rating-{who.id}.png"
         embed.set_image(url=f"attachment://{filename}")
         await interaction.followup.send(
@@ -348,8 +346,7 @@ class SchottenCommands(app_commands.Group):
             }.items()
             if v is not None
         }
-        perms = getattr(interaction.user, "guild_permissions", None)
-        manager = bool(perms and perms.manage_guild)
+        manager = is_manager(interaction)
         if changes:
             s = await self.service.update_settings(guild, is_manager=manager, **changes)
             head = "Settings updated."

@@ -347,7 +347,7 @@ class JoinTournamentButton(Control, template=r"sch:j:(?P<tournament>[0-9]+)"):
         return cls(int(match["tournament"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await front_of(interaction).tournament_join(interaction, self.tournament_id)
+        await front_of(interaction).desk.join(interaction, self.tournament_id)
 
 
 class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):

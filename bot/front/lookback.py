@@ -13,6 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -56,7 +57,9 @@ def _title(game: Finished) -> str:
     info = game.info
     a, b = info.names
     outcome = info.match.outcome
-    if outcome is None or outcome.winner is None:
+    if outcome is None:
+        result = "abandoned"  # a tournament's deadline found nobody had moved
+    elif outcome.winner is None:
         result = "drawn"
     else:
         result = f"won by {info.names[outcome.winner]}"
@@ -74,7 +77,7 @@ def _replay(game: Finished, max_bytes: int) -> Any:
 
 async def replay(front: Front, interaction: discord.Interaction, game_id: int) -> None:
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
-    limit = min(REPLAY_MAX_BYTES, getattr(interaction, "filesize_limit", REPLAY_MAX_BYTES))
+    limit = min(REPLAY_MAX_BYTES, interaction.filesize_limit)
     await interaction.response.defer(thinking=True)
     async with front.heavy:
         try:
@@ -135,9 +138,19 @@ async def _judge_all(
     return sorted(found, key=lambda j: j.index)
 
 
+@dataclass(frozen=True, slots=True)
+class Costly:
+    """One of the costliest moves, drawn: the board before it and the hand then."""
+
+    judgement: Judgement
+    filename: str
+    board: bytes
+    hand: str
+
+
 def _analysis_pictures(
     game: Finished, seat: int, found: Sequence[Judgement], worst: Sequence[Judgement]
-) -> list[tuple[str, bytes]]:
+) -> tuple[tuple[str, bytes], list[Costly]]:
     """In a thread: the chart of both players' chances, and the board before each of the
     costliest moves, from the analysed player's side."""
     from render import render_board
@@ -147,27 +160,28 @@ def _analysis_pictures(
     points = [ChancePoint(j.index + 1, j.seat, j.before) for j in found]
     marks = [(n, j.index + 1) for n, j in enumerate(worst, 1)]
     chart = render_chance_chart(points, names=names, total_moves=len(game.log), marks=marks)
-    out = [(f"chances-{game.info.id}.png", chart)]
+    costly = []
     for j in worst:
         view = game.view_before(j.index, seat)
         board = render_board(view, names=names, bottom_seat=seat)
-        out.append((f"move-{game.info.id}-{j.index + 1}.png", board))
-    return out
+        name = f"move-{game.info.id}-{j.index + 1}.png"
+        costly.append(Costly(j, name, board, format_cards(view.hand or ())))
+    return (f"chances-{game.info.id}.png", chart), costly
 
 
-def _move_embed(n: int, j: Judgement, game: Finished, filename: str) -> discord.Embed:
-    view = game.view_before(j.index, j.seat)
+def _move_embed(n: int, c: Costly, moves: int) -> discord.Embed:
+    j = c.judgement
     lost = round((j.before - j.after) * 100)
     embed = discord.Embed(
-        title=f"{n}. Move {j.index + 1} of {len(game.log)}: {j.played}",
+        title=f"{n}. Move {j.index + 1} of {moves}: {j.played}",
         description=(
             f"Better: **{j.best}**.\nEstimated chance of winning: {percent(j.before)} with"
             f" {j.best}, {percent(j.after)} after {j.played}: {lost} percentage points lost.\n"
-            f"Hand then: {format_cards(view.hand or ())}"
+            f"Hand then: {c.hand}"
         ),
         colour=discord.Colour.orange(),
     )
-    embed.set_image(url=f"attachment://{filename}")
+    embed.set_image(url=f"attachment://{c.filename}")
     return embed
 
 
@@ -209,9 +223,17 @@ async def analyse(
         progress = Progress(interaction, head, len(indices))
         await progress.advance(0)
         found = await _judge_all(front, game, level, progress, indices)
+        top = f"**{_title(game)}**\n{_summary(game, seat, level, found)}"
+        if not found:  # resigned or abandoned before anyone had a choice: nothing to draw
+            await interaction.edit_original_response(content=top)
+            return
         worst = costliest(found, seat)
-        pictures = await asyncio.to_thread(_analysis_pictures, game, seat, found, worst)
-    files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures]
+        (chart_name, chart_png), costly = await asyncio.to_thread(
+            _analysis_pictures, game, seat, found, worst
+        )
+    files = [discord.File(io.BytesIO(chart_png), filename=chart_name)] + [
+        discord.File(io.BytesIO(c.board), filename=c.filename) for c in costly
+    ]
     chart = discord.Embed(
         title="Estimated chance of winning, move by move",
         description=(
@@ -220,15 +242,15 @@ async def analyse(
         ),
         colour=discord.Colour.blurple(),
     )
-    chart.set_image(url=f"attachment://{pictures[0][0]}")
-    embeds = [chart] + [_move_embed(n, j, game, pictures[n][0]) for n, j in enumerate(worst, 1)]
+    chart.set_image(url=f"attachment://{chart_name}")
+    embeds = [chart] + [_move_embed(n, c, len(game.log)) for n, c in enumerate(costly, 1)]
     name = game.info.names[seat]
     if worst:
         tail = f"The {len(worst)} moves that cost {name} the most, with the board before each:"
     else:
         tail = f"None of {name}'s moves cost anything by the search's estimate."
     await interaction.edit_original_response(
-        content=f"**{_title(game)}**\n{_summary(game, seat, level, found)}\n{tail}",
+        content=f"{top}\n{tail}",
         embeds=embeds,
         attachments=files,
     )
@@ -264,7 +286,7 @@ async def give_hint(front: Front, interaction: discord.Interaction) -> None:
 # Ratings ---------------------------------------------------------------------------------------
 
 
-def rating_chart(history: dict[str, list[RatingStep]], name: str) -> bytes | None:
+def rating_chart(history: dict[str, list[RatingStep]], name: str) -> bytes:
     """In a thread: the rating curve of each game the member has rated games in."""
     from render.charts import RatingPoint, render_rating_chart
 
@@ -273,6 +295,4 @@ def rating_chart(history: dict[str, list[RatingStep]], name: str) -> bytes | Non
         for game, steps in history.items()
         if steps
     }
-    if not series:
-        return None
     return render_rating_chart(series, name=name)

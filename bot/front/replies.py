@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError
+from bot.records import Member
 from engine.errors import GameError
 
 log = logging.getLogger("schotten.bot")
@@ -56,3 +57,22 @@ async def report(interaction: discord.Interaction, error: BaseException, *, wher
         await say(interaction, message)
     except discord.HTTPException:
         log.warning("could not tell user %s: %s", interaction.user.id, message)
+
+
+def member_of(user: discord.abc.User) -> Member:
+    """A Discord user as the service knows them."""
+    return Member(user.id, user.display_name, user.bot)
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Whether the member may manage the server (settings, tournaments)."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def quietly(coro: Any) -> None:
+    """Best effort: a message edit or thread tweak that may fail without harm."""
+    try:
+        await coro
+    except discord.HTTPException as e:
+        log.info("best-effort Discord call failed: %s", e)

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Refused
-from bot.records import Member
+from bot.front.replies import is_manager, member_of, quietly
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
 from engine.api import VARIANTS, MatchSpec
@@ -32,18 +32,9 @@ QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
 PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMATS.items()]
-RESULT_CELLS = {"W": "+", "L": "−", "D": "=", "F": "+F", "f": "−F"}
+RESULT_SIGNS = {"W": "+", "L": "−", "D": "="}
 PAGE = 25
 SHORT = {"Sonneborn-Berger": "SB", "Head-to-head": "H2H"}  # headings that fit a phone
-
-
-def _member(user: discord.abc.User) -> Member:
-    return Member(user.id, user.display_name, user.bot)
-
-
-def _manager(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_guild)
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -71,7 +62,7 @@ def announcement(t: TournamentInfo) -> str:
     )
 
 
-def pairing_line(t: TournamentInfo, g: Pairing, channel: int | None, *, ping: bool) -> str:
+def pairing_line(t: TournamentInfo, g: Pairing, *, ping: bool) -> str:
     def who(user: int) -> str:
         return f"<@{user}>" if ping else t.name_of(user)
 
@@ -81,7 +72,7 @@ def pairing_line(t: TournamentInfo, g: Pairing, channel: int | None, *, ping: bo
     if g.points is not None:
         a, b = (points_text(p) for p in g.points)
         return text + f": {a}–{b}{' (forfeit)' if g.forfeit else ''}"
-    return text + (f" in <#{channel}>" if channel is not None else "")
+    return text + (f" in <#{g.channel_id}>" if g.channel_id is not None else "")
 
 
 # Commands ------------------------------------------------------------------------------------
@@ -116,7 +107,7 @@ class TournamentCommands(app_commands.Group):
         rounds_of_match: app_commands.Range[int, 1, 15] = 1,
     ) -> None:
         async with self.front.working():
-            await self.front.tournament_create(
+            await self.front.desk.create(
                 interaction, name, _spec(game, rounds_of_match), format, rounds, round_hours
             )
 
@@ -125,7 +116,7 @@ class TournamentCommands(app_commands.Group):
     async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with self.front.working():
             t = await self._pick(interaction, tournament)
-            await self.front.tournament_join(interaction, t.id)
+            await self.front.desk.join(interaction, t.id)
 
     @app_commands.command(description="Leave a tournament before it starts")
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
@@ -136,7 +127,7 @@ class TournamentCommands(app_commands.Group):
             await interaction.response.send_message(
                 f"You left {t.name}; {len(t.entrants)} player(s) remain.", ephemeral=True
             )
-            await self.front.tournament_refresh(t)
+            await self.front.desk.refresh(t)
 
     @app_commands.command(description="Close sign-up and pair round 1 (creator or managers)")
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
@@ -145,15 +136,15 @@ class TournamentCommands(app_commands.Group):
             t = await self._pick(interaction, tournament)
             await interaction.response.defer(thinking=True)
             t = await self.front.tournaments.start(
-                t.id, interaction.user.id, is_manager=_manager(interaction)
+                t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
             await interaction.followup.send(
                 f"**{t.name}** has started: {len(t.entrants)} players, {t.rounds} rounds of"
                 f" {t.round_hours:g} h. Round 1's games are opening now.",
                 allowed_mentions=QUIET,
             )
-            await self.front.tournament_refresh(t)
-            await self.front.tournament_tick()
+            await self.front.desk.refresh(t)
+            await self.front.desk.tick()
 
     @app_commands.command(description="A tournament's standings, as a table")
     @app_commands.describe(tournament="Which one (the only live one, if left out)", page="Page")
@@ -166,7 +157,7 @@ class TournamentCommands(app_commands.Group):
         async with self.front.working():
             t = await self._pick(interaction, tournament)
             await interaction.response.defer(thinking=True)
-            text, file = await self.front.standings_message(t, page)
+            text, file = await self.front.desk.standings_message(t, page)
             await interaction.followup.send(text, file=file, allowed_mentions=QUIET)
 
     @app_commands.command(description="A round's pairings and results")
@@ -184,7 +175,7 @@ class TournamentCommands(app_commands.Group):
             r = round or t.round
             if r > t.round:
                 raise Refused(f"{t.name} is in round {t.round}; round {r} is not paired yet.")
-            lines = await self.front.pairing_lines(t, r, ping=False)
+            lines = await self.front.desk.pairing_lines(t, r, ping=False)
             await interaction.response.send_message(
                 f"**{t.name}**, round {r} of {t.rounds}:\n" + "\n".join(lines),
                 allowed_mentions=QUIET,
@@ -196,9 +187,9 @@ class TournamentCommands(app_commands.Group):
         async with self.front.working():
             t = await self._pick(interaction, tournament)
             t = await self.front.tournaments.cancel(
-                t.id, interaction.user.id, is_manager=_manager(interaction)
+                t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
-            await self.front.tournament_refresh(t)
+            await self.front.desk.refresh(t)
             await interaction.response.send_message(
                 f"**{t.name}** is cancelled. Games under way can still be played out; they"
                 " no longer count for it."
@@ -244,19 +235,21 @@ def _spec(game: str, rounds_of_match: int) -> MatchSpec:
     return spec_from_options(game, rounds_of_match, None)
 
 
-# The front's tournament behaviour ----------------------------------------------------------------
+# Running tournaments on Discord ------------------------------------------------------------
 
 
-class TournamentFront:
-    """Mixed into Front: what the commands, the Join button and the timer loop call."""
+class TournamentDesk:
+    """What the commands, the Join button and the timer loop call: the front's side of the
+    tournaments (`front.tournaments` is the service)."""
 
-    tournaments: Any
-    client: discord.Client
-    service: Any
-    relay: Any
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.tournaments = front.tournaments
+        self._lock = asyncio.Lock()  # one tournament step at a time in this process
+        self._background: set[asyncio.Task[None]] = set()
 
-    async def tournament_create(
-        self: Any,
+    async def create(
+        self,
         interaction: discord.Interaction,
         name: str,
         spec: MatchSpec,
@@ -279,47 +272,43 @@ class TournamentFront:
         t = await self.tournaments.create(
             guild_id=guild.id,
             channel_id=channel.id,
-            creator=_member(interaction.user),
+            creator=member_of(interaction.user),
             name=name,
             spec=spec,
             fmt=fmt,
             rounds=rounds,
             round_hours=round_hours,
-            is_manager=_manager(interaction),
+            is_manager=is_manager(interaction),
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(_join_button(t.id))
-        await interaction.response.send_message(announcement(t), view=view, allowed_mentions=QUIET)
+        await interaction.response.send_message(
+            announcement(t), view=_join_view(t), allowed_mentions=QUIET
+        )
         message = await interaction.original_response()
         await self.tournaments.set_message(t.id, message.id)
 
-    async def tournament_join(self: Any, interaction: discord.Interaction, tid: int) -> None:
-        t = await self.tournaments.join(tid, _member(interaction.user))
+    async def join(self, interaction: discord.Interaction, tid: int) -> None:
+        t = await self.tournaments.join(tid, member_of(interaction.user))
         await interaction.response.send_message(
             f"You joined **{t.name}** ({len(t.entrants)} players so far). Your games will"
             " open in threads of its channel, and your hand comes by DM as in any game.",
             ephemeral=True,
         )
-        await self.tournament_refresh(t)
+        await self.refresh(t)
 
-    async def tournament_refresh(self: Any, t: TournamentInfo) -> None:
-        """Keep the announcement's list of players current (best effort)."""
+    async def refresh(self, t: TournamentInfo) -> None:
+        """Keep the announcement current: its players, and its Join button while open."""
         if t.message_id is None:
             return
-        channel = await self.channel(t.channel_id)
+        channel = await self.front.channel(t.channel_id)
         if isinstance(channel, discord.TextChannel | discord.Thread):
-            view = discord.ui.View(timeout=None)
-            if t.status == "open":
-                view.add_item(_join_button(t.id))
-            try:
-                await channel.get_partial_message(t.message_id).edit(
-                    content=announcement(t), view=view, allowed_mentions=QUIET
+            await quietly(
+                channel.get_partial_message(t.message_id).edit(
+                    content=announcement(t), view=_join_view(t), allowed_mentions=QUIET
                 )
-            except discord.HTTPException as e:
-                log.info("tournament announcement edit failed: %s", e)
+            )
 
-    async def _present(self: Any, guild_id: int, user_id: int) -> bool:
-        guild = self.client.get_guild(guild_id)
+    async def _present(self, guild_id: int, user_id: int) -> bool:
+        guild = self.front.client.get_guild(guild_id)
         if guild is None:
             return True  # cannot tell: keep them
         try:
@@ -330,18 +319,31 @@ class TournamentFront:
             return True
         return True
 
-    async def tournament_tick(self: Any) -> None:
+    def tick_soon(self) -> None:
+        """A tick after the current request (a tournament game ended), so that the request
+        does not wait for a whole round's pairing and announcements."""
+        task = asyncio.get_running_loop().create_task(self._tick_logged())
+        self._background.add(task)  # a task nobody holds may be collected mid-run
+        task.add_done_callback(self._background.discard)
+
+    async def _tick_logged(self) -> None:
+        try:
+            await self.tick()
+        except Exception:  # the timer loop runs it again
+            log.exception("tournament step after a game")
+
+    async def tick(self) -> None:
         """Results, deadlines, new rounds; then open the games waiting for a thread, then
         announce what is new. Safe to run from several places at once."""
-        async with self._tick_lock:
+        async with self._lock:
             progress = await self.tournaments.advance(self._present)
             for result in progress.forfeits:
-                await self.after_move(result)
+                await self.front.after_move(result)
             for match_id in progress.abandoned:
-                info = await self.service.match(match_id)
-                channel = await self.channel(info.channel_id)
+                info = await self.front.service.match(match_id)
+                channel = await self.front.channel(info.channel_id)
                 if channel is not None:
-                    await _quiet_send(
+                    await _send(
                         channel,
                         f"Game #{match_id} is over: neither player moved before the round's"
                         " deadline, so both lose it in the tournament. It does not change"
@@ -351,8 +353,8 @@ class TournamentFront:
                 await self._open_game(t, g)
             await self._announce()
 
-    async def _open_game(self: Any, t: TournamentInfo, g: Pairing) -> None:
-        channel = await self.channel(t.channel_id)
+    async def _open_game(self, t: TournamentInfo, g: Pairing) -> None:
+        channel = await self.front.channel(t.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %s: its channel %s is gone", t.id, t.channel_id)
             return
@@ -367,11 +369,11 @@ class TournamentFront:
         try:
             info = await self.tournaments.start_game(g, thread.id)
         except Refused:  # another run started it meanwhile
-            await _quietly(thread.delete())
+            await quietly(thread.delete())
             return
         for user in info.players:
-            await _quietly(thread.add_user(discord.Object(user)))
-        await _quiet_send(
+            await quietly(thread.add_user(discord.Object(user)))
+        await _send(
             thread,
             f"**{t.name}**, round {g.round}: <@{g.first_id}> against <@{g.second_id}>. The"
             f" round ends <t:{int(t.round_deadline or 0)}:R>; a game still going then is lost"
@@ -379,22 +381,16 @@ class TournamentFront:
             allowed_mentions=PING,
         )
         try:
-            await self.relay.deliver(info.id)
+            await self.front.relay.deliver(info.id)
         except Exception:  # stored with the game; the relay retries
             log.exception("announcing tournament game %s", info.id)
 
-    async def pairing_lines(self: Any, t: TournamentInfo, r: int, *, ping: bool) -> list[str]:
-        lines = []
-        for g in await self.tournaments.pairings(t.id, r):
-            channel = None
-            if g.match_id is not None:
-                channel = (await self.service.match(g.match_id)).channel_id
-            lines.append(pairing_line(t, g, channel, ping=ping))
-        return lines
+    async def pairing_lines(self, t: TournamentInfo, r: int, *, ping: bool) -> list[str]:
+        return [pairing_line(t, g, ping=ping) for g in await self.tournaments.pairings(t.id, r)]
 
-    async def _announce(self: Any) -> None:
+    async def _announce(self) -> None:
         for t in await self.tournaments.unannounced():
-            channel = await self.channel(t.channel_id)
+            channel = await self.front.channel(t.channel_id)
             if channel is None:
                 continue
             if t.status == "running":
@@ -404,22 +400,23 @@ class TournamentFront:
                     f" in its thread. The round ends <t:{int(t.round_deadline or 0)}:f>.\n"
                     + "\n".join(lines)
                 )
-                sent = await _quiet_send(channel, text[:2000], allowed_mentions=PING)
+                sent = await _send(channel, text[:2000], allowed_mentions=PING)
                 upto = t.round
             else:
-                content, file = await self.standings_message(t, 1)
                 table = await self.tournaments.standings(t)
+                content, file = await self.standings_message(t, 1, table)
                 winners = [t.name_of(s.player) for s in table if s.rank == 1]
                 head = f"🏆 **{t.name}** is over. Winner: **{' and '.join(winners)}**!\n"
-                sent = await _quiet_send(channel, head + content, file=file)
+                sent = await _send(channel, head + content, file=file)
                 upto = t.rounds + 1
             if sent:
                 await self.tournaments.mark_announced(t.id, upto)
 
     async def standings_message(
-        self: Any, t: TournamentInfo, page: int
+        self, t: TournamentInfo, page: int, table: list[pairing.Standing] | None = None
     ) -> tuple[str, discord.File | None]:
-        table = await self.tournaments.standings(t)
+        if table is None:
+            table = await self.tournaments.standings(t)
         pages = max(1, -(-len(table) // PAGE))
         if page > pages:
             raise Refused(f"{t.name}'s standings have {pages} page(s).")
@@ -445,17 +442,10 @@ def _draw_standings(
     rank_of = {s.player: s.rank for s in table}
     drawn = []
     for s in rows:
-        cells = []
-        for code, opponent in zip(s.results, s.opponents, strict=False):
-            if code == "B":
-                cells.append("bye")
-            elif code == "?":
-                cells.append("…")
-            elif code in RESULT_CELLS and opponent is not None:
-                sign = RESULT_CELLS[code]
-                cells.append(f"{sign[0]}F" if len(sign) > 1 else f"{sign}{rank_of[opponent]}")
-            else:
-                cells.append("·")
+        cells = tuple(
+            _cell(code, None if opponent is None else rank_of.get(opponent))
+            for code, opponent in zip(s.results, s.opponents, strict=False)
+        )
         e = t.entrant(s.player)
         drawn.append(
             StandingRow(
@@ -463,7 +453,7 @@ def _draw_standings(
                 t.name_of(s.player),
                 s.points,
                 s.tiebreaks,
-                tuple(cells),
+                cells,
                 withdrawn=bool(e and e.withdrawn),
             )
         )
@@ -473,26 +463,33 @@ def _draw_standings(
     )
 
 
+def _cell(code: str, opponent_rank: int | None) -> str:
+    """A result as the table shows it: "+3" won against #3, "−F" lost by forfeit..."""
+    if code in ("F", "f", "B", "?"):
+        return {"F": "+F", "f": "−F", "B": "bye", "?": "…"}[code]
+    if code in ("W", "L", "D") and opponent_rank is not None:
+        return f"{RESULT_SIGNS[code]}{opponent_rank}"
+    return "·"
+
+
 def _note(fmt: str) -> str:
     if fmt == "swiss":
         return "Buchholz: opponents' points · SB: Sonneborn-Berger · +n/−n/=n: result against #n"
     return "H2H: points among the tied · SB: Sonneborn-Berger · +n/−n/=n: result against #n"
 
 
-def _join_button(tid: int) -> discord.ui.Item[Any]:
-    from bot.front.controls import JoinTournamentButton
+def _join_view(t: TournamentInfo) -> discord.ui.View:
+    """The announcement's button: Join while sign-up is open, none after."""
+    from bot.front.controls import JoinTournamentButton  # controls import the front
 
-    return JoinTournamentButton(tid)
-
-
-async def _quietly(coro: Any) -> None:
-    try:
-        await coro
-    except discord.HTTPException as e:
-        log.info("best-effort Discord call failed: %s", e)
+    view = discord.ui.View(timeout=None)
+    if t.status == "open":
+        view.add_item(JoinTournamentButton(t.id))
+    return view
 
 
-async def _quiet_send(channel: Any, content: str, **kwargs: Any) -> bool:
+async def _send(channel: Any, content: str, **kwargs: Any) -> bool:
+    """Post an announcement; False if Discord refused it (it is tried again next tick)."""
     kwargs.setdefault("allowed_mentions", QUIET)
     try:
         await channel.send(content, **kwargs)

@@ -33,6 +33,7 @@ class Pairing:
     match_id: int | None
     points: tuple[float, float] | None
     forfeit: bool
+    channel_id: int | None = None  # its match's thread, once started
 
     @property
     def decided(self) -> bool:

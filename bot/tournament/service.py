@@ -36,6 +36,10 @@ MAX_SWISS_ROUNDS = 15
 
 
 Present = Callable[[int, int], Awaitable[bool]]
+# Pairings as read, with the thread of each one's match (NULL before it started).
+PAIRINGS = (
+    "SELECT g.*, m.channel_id FROM tournament_games g LEFT JOIN matches m ON m.id = g.match_id"
+)
 
 
 class NameTaken(ServiceError):
@@ -117,50 +121,39 @@ class Tournaments:
     async def find(self, guild_id: int, name: str | None) -> TournamentInfo:
         """The tournament called `name` (any case; a live one first), or else the only
         live one, or else the server's latest."""
-        live = await self.live(guild_id)
+        rows = await self.store._all(
+            "SELECT id, name, status FROM tournaments WHERE guild_id = ? ORDER BY id DESC",
+            (guild_id,),
+        )
+        live = [r for r in rows if r["status"] in ("open", "running")]
         if name is not None:
             wanted = name.strip().casefold()
-            for t in live:
-                if t.name.casefold() == wanted:
-                    return t
-            rows = await self.store._all(
-                "SELECT id FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,)
-            )
-            for r in rows:
-                t = await self.get(r["id"])
-                if t.name.casefold() == wanted:
-                    return t
-            raise NotFound(f"There is no tournament called {name.strip()[:MAX_NAME]!r} here.")
-        if not live:
-            latest = await self.store._one(
-                "SELECT id FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT 1",
-                (guild_id,),
-            )
-            if latest is not None:
-                return await self.get(latest["id"])  # the last one, finished or cancelled
-            raise NotFound(
-                "No tournament is open or running on this server; a manager can create one"
-                " with `/schotten tournament create`."
-            )
+            named = [r for r in live + rows if r["name"].casefold() == wanted]
+            if not named:
+                raise NotFound(f"There is no tournament called {name.strip()[:MAX_NAME]!r} here.")
+            return await self.get(named[0]["id"])
         if len(live) > 1:
-            names = ", ".join(t.name for t in live)
+            names = ", ".join(r["name"] for r in reversed(live))
             raise Refused(f"Several tournaments are live here ({names}); say which one.")
-        return live[0]
+        if live or rows:
+            return await self.get((live or rows)[0]["id"])  # else the last, finished or not
+        raise NotFound(
+            "No tournament is open or running on this server; a manager can create one"
+            " with `/schotten tournament create`."
+        )
 
     async def pairings(self, tournament_id: int, round: int | None = None) -> list[Pairing]:
         """Every pairing of the tournament (or of one round), in round and board order."""
-        sql = "SELECT * FROM tournament_games WHERE tournament_id = ?"
+        sql = f"{PAIRINGS} WHERE g.tournament_id = ?"
         params: list[object] = [tournament_id]
         if round is not None:
-            sql += " AND round = ?"
+            sql += " AND g.round = ?"
             params.append(round)
-        rows = await self.store._all(sql + " ORDER BY round, board", params)
+        rows = await self.store._all(sql + " ORDER BY g.round, g.board", params)
         return [_pairing(r) for r in rows]
 
     async def of_match(self, match_id: int) -> Pairing | None:
-        row = await self.store._one(
-            "SELECT * FROM tournament_games WHERE match_id = ?", (match_id,)
-        )
+        row = await self.store._one(f"{PAIRINGS} WHERE g.match_id = ?", (match_id,))
         return _pairing(row) if row is not None else None
 
     async def standings(self, t: TournamentInfo) -> list[pairing.Standing]:
@@ -200,46 +193,32 @@ class Tournaments:
         lo, hi = ROUND_HOURS
         if not lo <= hours <= hi:
             raise Refused(f"A round lasts {lo:g} to {hi:g} hours.")
+        now = self.clock.now()
         try:
-            tid = await self._insert(guild_id, channel_id, creator, name, spec, fmt, rounds, hours)
+            async with self.store.transaction() as tx:
+                await self.store.put_user(tx, creator.id, creator.name, creator.is_bot)
+                tid = await tx.insert(
+                    "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, spec, format,"
+                    " rounds, round_hours, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        creator.id,
+                        name,
+                        json.dumps(spec.to_json()),
+                        fmt,
+                        rounds or 0,
+                        hours,
+                        now,
+                    ),
+                    busy=NameTaken,
+                )
         except NameTaken:
             raise Refused(
                 f"There is already a tournament called {name!r} on this server; choose another"
                 " name."
             ) from None
         return await self.get(tid)
-
-    async def _insert(
-        self,
-        guild_id: int,
-        channel_id: int,
-        creator: Member,
-        name: str,
-        spec: MatchSpec,
-        fmt: str,
-        rounds: int | None,
-        hours: float,
-    ) -> int:
-        now = self.clock.now()
-        async with self.store.transaction() as tx:
-            await self.store.put_user(tx, creator.id, creator.name, creator.is_bot)
-            tid = await tx.insert(
-                "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, spec, format,"
-                " rounds, round_hours, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    creator.id,
-                    name,
-                    json.dumps(spec.to_json()),
-                    fmt,
-                    rounds or 0,
-                    hours,
-                    now,
-                ),
-                busy=NameTaken,
-            )
-        return tid
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         async with self.store.transaction() as tx:
@@ -293,8 +272,8 @@ class Tournaments:
         raise Refused(f"{t.name} is {t.status}.")
 
     async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool) -> TournamentInfo:
-        """Cancel a tournament (its creator or a manager); games under way play on, unrated
-        changes aside, as ordinary games."""
+        """Cancel a tournament (its creator or a manager); games under way play on as
+        ordinary rated games."""
         t = await self.get(tournament_id)
         if user_id != t.creator_id and not is_manager:
             raise Refused("Only the tournament's creator or a server manager can cancel it.")
@@ -409,7 +388,7 @@ class Tournaments:
     async def to_start(self) -> list[tuple[TournamentInfo, Pairing]]:
         """Pairings of running tournaments still waiting for their match."""
         rows = await self.store._all(
-            "SELECT g.* FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id"
+            f"{PAIRINGS} JOIN tournaments t ON t.id = g.tournament_id"
             " WHERE t.status = 'running' AND g.round = t.round AND g.match_id IS NULL"
             " AND g.second_id IS NOT NULL AND g.points0 IS NULL"
             " ORDER BY g.tournament_id, g.board"
@@ -641,6 +620,7 @@ def _pairing(row: Row) -> Pairing:
         row["match_id"],
         None if p0 is None else (float(p0), float(p1)),
         bool(row["forfeit"]),
+        row["channel_id"],
     )
 
 

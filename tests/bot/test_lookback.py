@@ -2,24 +2,19 @@
 client against the emulator."""
 
 import io
+import random
 
 from PIL import Image
 
 from bot.sandbox import running_bot, wait_for_game
-from engine.ai import choose_move
 from tests.bot.test_e2e import start_game
+from tests.bot.test_service import play_random
 
 
 async def finish_by_service(bot, info) -> None:
-    """Play the game to its end straight through the service (the easy computer's moves for
-    both players): quicker than clicks, and stored exactly as clicked moves are."""
-    while True:
-        info = await bot.service.match(info.id)
-        if info.is_over:
-            return
-        seat = info.to_decide
-        move = choose_move(info.match.view(seat), "easy", seed=info.version)
-        await bot.service.play(info.id, info.players[seat], move)
+    """Play the game to its end straight through the service: quicker than clicks, and
+    stored exactly as clicked moves are."""
+    await play_random(bot.service, info.id, random.Random(info.id))
 
 
 async def test_a_replay_of_a_finished_game_and_refusals_before(world):
@@ -192,4 +187,22 @@ async def test_stats_show_the_rating_curve(world):
         assert Image.open(io.BytesIO(chart.data)).format == "PNG"
         history = await bot.service.rating_history(guild.id, alice.id)
         assert len(history["st1"]) == 2
+        await emu.assert_all_acknowledged()
+
+
+async def test_a_game_resigned_before_any_choice_is_analysed_in_words(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        await bot.service.resign(info.id, bob.id)
+        channel = guild.default_channel
+        handle = await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
+        answer = await handle.wait_until(
+            lambda h: (
+                h.original if h.original and "had no decision" in h.original.content else None
+            ),
+            timeout=30,
+        )
+        assert not answer.attachments and not answer.embeds
+        assert f"Game #{info.id}" in answer.content and "won by Alice" in answer.content
         await emu.assert_all_acknowledged()

@@ -9,19 +9,9 @@ from PIL import Image
 from bot.clock import ManualClock
 from bot.sandbox import running_bot
 from engine.ai import choose_move
+from tests.bot.test_tournaments import play_out
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Flo"]
-
-
-async def play_out(bot, match_id) -> None:
-    """The match to its end, straight through the service (the easy computer's moves)."""
-    while True:
-        info = await bot.service.match(match_id)
-        if info.status != "active":
-            return
-        seat = info.to_decide
-        move = choose_move(info.match.view(seat), "easy", seed=info.version)
-        await bot.service.play(match_id, info.players[seat], move)
 
 
 async def round_games(bot, tid, round, count, timeout=20):
@@ -100,7 +90,7 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
         assert len(posts(channel, "round 1 of 3")) == 1
         # Two games are played out; in the third, one move and then silence.
         for info in first[:2]:
-            await play_out(bot, info.id)
+            await play_out(bot.service, info.id)
         slow = first[2]
         seat = slow.to_decide
         await bot.service.play(
@@ -121,18 +111,18 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
         met = {frozenset(i.players) for i in first}
         assert not met & {frozenset(i.players) for i in second}
         for info in second:
-            await play_out(bot, info.id)
+            await play_out(bot.service, info.id)
         # A player leaves the server before round 3: they are withdrawn, the event goes on
         # with a bye.
         leaver = members[5]
         guild.remove_member(leaver)
-        await bot.front.tournament_tick()
+        await bot.front.desk.tick()
         third = await bot.front.tournaments.pairings(t.id, 3)
         assert len(third) == 3 and sum(g.second_id is None for g in third) == 1
         assert all(leaver.id not in (g.first_id, g.second_id) for g in third)
         for info in await round_games(bot, t.id, 3, 2):
-            await play_out(bot, info.id)
-        await bot.front.tournament_tick()
+            await play_out(bot.service, info.id)
+        await bot.front.desk.tick()
         t = await bot.front.tournaments.get(t.id)
         assert t.status == "finished"
         (final,) = posts(channel, "is over. Winner:")
@@ -197,8 +187,8 @@ async def test_a_round_robin_of_five(world):
         for r in range(1, 6):
             games = await round_games(bot, t.id, r, 2)
             for info in games:
-                await play_out(bot, info.id)
-            await bot.front.tournament_tick()
+                await play_out(bot.service, info.id)
+            await bot.front.desk.tick()
         t = await bot.front.tournaments.get(t.id)
         assert t.status == "finished"
         pairs = [

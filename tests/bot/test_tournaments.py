@@ -1,6 +1,7 @@
 """Tournaments in the service, on both backends: sign-up, starts, rounds, deadlines."""
 
 import asyncio
+import random
 
 import pytest
 
@@ -9,6 +10,7 @@ from bot.records import Member
 from bot.tournament.service import Tournaments
 from engine.ai import choose_move
 from engine.api import MatchSpec
+from tests.bot.test_service import play_random
 
 GUILD = 10
 CHANNEL = 100
@@ -52,13 +54,7 @@ async def start_games(tournaments):
 
 
 async def play_out(service, match_id):
-    while True:
-        info = await service.match(match_id)
-        if info.status != "active":
-            return info
-        seat = info.to_decide
-        move = choose_move(info.match.view(seat), "easy", seed=info.version)
-        await service.play(match_id, info.players[seat], move)
+    await play_random(service, match_id, random.Random(match_id))
 
 
 async def test_creating_needs_a_manager_and_a_sensible_event(tournaments):
