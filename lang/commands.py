@@ -1,0 +1,55 @@
+"""The slash commands' names, descriptions and choices, read from the command tree itself
+(what `tree.sync` will send), for the `commands` domain's template."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.front.translator import CONTEXTS
+
+
+class _Recorder(app_commands.Translator):
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], None] = {}
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        where = CONTEXTS.get(context.location)
+        if where is not None and string.message:
+            self.seen[(where, string.message)] = None
+        return None
+
+
+class _Front:
+    """What the command classes read from the front while they are built (nothing runs)."""
+
+    service: Any = None
+    tournaments: Any = None
+
+
+async def _record() -> list[tuple[str, str]]:
+    from bot.front.commands import SchottenCommands
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    tree.add_command(SchottenCommands(_Front()))  # type: ignore[arg-type]
+    recorder = _Recorder()
+    for command in tree.get_commands():
+        # Only English-variant-free locales are asked; one locale is enough to see them all.
+        await command.get_translated_payload(tree, recorder)
+    await client.close()
+    return list(recorder.seen)
+
+
+def command_strings() -> Iterator[tuple[str, str]]:
+    """(context, message) for every string of the command tree, in the tree's order."""
+    yield from asyncio.run(_record())

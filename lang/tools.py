@@ -1,0 +1,237 @@
+"""The translators' tools: extract the messages from the code into templates (`.pot`), update
+each language's catalogs (`.po`) from them, compile (`.mo`) and check. Built on Babel's
+extractor and catalog classes; `python -m lang --help` lists the commands."""
+
+from __future__ import annotations
+
+import io
+import re
+import string
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.frontend import parse_keywords
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from lang.catalogs import LOCALES
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = Path(__file__).parent / "templates"
+PROJECT = "schotten-bot"
+COMMENT_TAGS = ("TRANSLATORS:",)
+
+# The marks the extractor reads: lang's gettext functions and engine/phrases.py's.
+KEYWORDS = parse_keywords(
+    [
+        "_",
+        "N_",
+        "ngettext:1,2",
+        "pgettext:1c,2",
+        "npgettext:1c,2,3",
+        "say",
+        "say_n:1,2",
+        "say_in:1c,2",
+    ]
+)
+
+# Domains: which code's messages go into which catalog. One file per domain keeps a
+# translator's work (and a diff) to one part of the bot. The rules pages are long texts
+# with a domain of their own; `commands` is read from the slash-command tree itself.
+DOMAINS: dict[str, tuple[str, ...]] = {
+    "engine": ("engine",),
+    "render": ("render",),
+    "rules": ("bot/front/rules.py",),
+    "front": ("bot/front",),
+    "bot": ("bot",),
+    "commands": (),
+}
+# Code that never speaks to players: the Discord emulator (a test double) and the tools.
+EXCLUDED = ("bot/emulator", "lang")
+
+
+def domain_of(path: Path) -> str | None:
+    """The domain of a source file: the most specific prefix that names it."""
+    rel = path.relative_to(ROOT).as_posix()
+    if any(rel == e or rel.startswith(e + "/") for e in EXCLUDED):
+        return None
+    best: tuple[int, str] | None = None
+    for domain, prefixes in DOMAINS.items():
+        for prefix in prefixes:
+            if (rel == prefix or rel.startswith(prefix + "/")) and (
+                best is None or len(prefix) > best[0]
+            ):
+                best = (len(prefix), domain)
+    return best[1] if best else None
+
+
+def sources(domain: str) -> list[Path]:
+    files = []
+    for top in ("engine", "render", "bot"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if domain_of(path) == domain:
+                files.append(path)
+    return files
+
+
+@dataclass(frozen=True)
+class Found:
+    message: str | tuple[str, ...]
+    context: str | None
+    where: tuple[str, int]
+    comments: tuple[str, ...] = ()
+
+
+def _from_code(domain: str) -> Iterator[Found]:
+    for path in sources(domain):
+        rel = path.relative_to(ROOT).as_posix()
+        for lineno, message, comments, context in extract_from_file(
+            "python", str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS
+        ):
+            yield Found(message, context, (rel, lineno), tuple(comments))
+
+
+def _from_commands() -> Iterator[Found]:
+    from lang.commands import command_strings
+
+    for context, message in command_strings():
+        yield Found(message, context, ("bot/front/commands.py", 0))
+
+
+def template(domain: str) -> Catalog:
+    """The messages of `domain`, as found in the code now."""
+    catalog = Catalog(project=PROJECT, domain=domain, fuzzy=False)
+    found: Iterable[Found] = _from_commands() if domain == "commands" else _from_code(domain)
+    for f in found:
+        if isinstance(f.message, tuple) and any(not m for m in f.message):
+            continue
+        if not f.message:
+            continue
+        catalog.add(
+            f.message,
+            None,
+            [f.where] if f.where[1] else [],
+            auto_comments=f.comments,
+            context=f.context,
+        )
+    return catalog
+
+
+def template_path(domain: str) -> Path:
+    return TEMPLATES / f"{domain}.pot"
+
+
+def po_path(language: str, domain: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def languages() -> list[str]:
+    return sorted(p.name for p in LOCALES.iterdir() if p.is_dir()) if LOCALES.exists() else []
+
+
+def _write(path: Path, catalog: Catalog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, sort_output=False, omit_header=False)
+    path.write_bytes(buf.getvalue())
+
+
+def read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=language)
+
+
+def extract(domains: Iterable[str]) -> None:
+    for domain in domains:
+        _write(template_path(domain), template(domain))
+
+
+def update(domains: Iterable[str], langs: Iterable[str]) -> None:
+    """Bring each catalog in line with its template: new messages appear untranslated,
+    messages gone from the code are dropped (kept as obsolete comments by Babel)."""
+    for domain in domains:
+        tmpl = read(template_path(domain))
+        for language in langs:
+            path = po_path(language, domain)
+            if path.exists():
+                catalog = read(path, language)
+            else:
+                catalog = Catalog(locale=language, domain=domain, project=PROJECT)
+            catalog.update(tmpl, no_fuzzy_matching=True)
+            catalog.obsolete.clear()
+            _write(path, catalog)
+
+
+def compile_all(langs: Iterable[str]) -> list[str]:
+    """Write each `.mo`; return the problems Babel's checks found (placeholders, plurals)."""
+    problems = []
+    for language in langs:
+        for po in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
+            catalog = read(po, language)
+            for message, errors in catalog.check():
+                for error in errors:
+                    problems.append(f"{po.relative_to(ROOT)}: {message.id!r}: {error}")
+            with po.with_suffix(".mo").open("wb") as f:
+                write_mo(f, catalog)
+    return problems
+
+
+PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:[!:][^{}]*)?\}(?!\})")
+
+
+def placeholders(text: str) -> set[str]:
+    """The `{name}` fields of a message (doubled braces are literal braces)."""
+    return set(PLACEHOLDER.findall(text))
+
+
+def check(langs: Iterable[str], domains: Iterable[str] = DOMAINS) -> list[str]:
+    """Every template message translated in every language, with the same placeholders in
+    each form, no fuzzy entry, and the plural forms the language needs."""
+    problems = []
+    langs = list(langs)
+    for domain in domains:
+        tmpl = read(template_path(domain))
+        for language in langs:
+            path = po_path(language, domain)
+            if not path.exists():
+                problems.append(f"{language}/{domain}.po is missing")
+                continue
+            catalog = read(path, language)
+            for message in tmpl:
+                if not message.id:
+                    continue
+                problems.extend(_check_one(catalog, message, language, domain))
+    return problems
+
+
+def _check_one(catalog: Catalog, message: object, language: str, domain: str) -> list[str]:
+    mid = message.id  # type: ignore[attr-defined]
+    ctx = message.context  # type: ignore[attr-defined]
+    where = f"{language}/{domain}.po: {mid!r}" + (f" ({ctx})" if ctx else "")
+    found = catalog.get(mid, context=ctx)
+    if found is None:
+        return [f"{where}: missing"]
+    if found.fuzzy:
+        return [f"{where}: fuzzy"]
+    sources = list(mid) if isinstance(mid, tuple | list) else [mid]
+    forms = list(found.string) if isinstance(found.string, tuple | list) else [found.string]
+    if not all(forms):
+        return [f"{where}: not translated"]
+    if isinstance(mid, tuple | list) and len(forms) != catalog.num_plurals:
+        return [f"{where}: {len(forms)} plural forms, {catalog.num_plurals} needed"]
+    wanted = set().union(*(placeholders(s) for s in sources))
+    out = []
+    for form in forms:
+        got = placeholders(form)
+        # A singular form may leave out {count} ("un coup"), nothing else.
+        extra, lacking = got - wanted, wanted - got - {"count"}
+        if extra or lacking:
+            out.append(f"{where}: placeholders {sorted(got)} instead of {sorted(wanted)}")
+        try:
+            list(string.Formatter().parse(form))
+        except ValueError:
+            out.append(f"{where}: braces do not pair in {form!r}")
+    return out
