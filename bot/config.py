@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lang import LANGUAGES
 from bot.store import SYNCHRONOUS, Settings, is_postgres, safe_database
 
 TOKEN_HELP = (
@@ -89,12 +90,22 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
         "challenge_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
         "use_threads": (bool, lambda v: True, "true or false, without quotes"),
         "public_analysis": (bool, lambda v: True, "true or false, without quotes"),
+        "language": (
+            str,
+            lambda v: v.lower() in ("auto", *LANGUAGES),
+            '"auto" (each server\'s Discord language, the default), "en", "fr" or "de"',
+        ),
     },
     "computer": {
         "workers": (int, lambda v: 1 <= v <= 32, "a whole number from 1 to 32"),
     },
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _language(text: str) -> str | None:
+    """A `[defaults] language`: None for "auto" (each server's Discord language)."""
+    return None if text.lower() == "auto" else text.lower()
 
 
 def parse_shards(text: str) -> tuple[int, int] | None:
@@ -213,6 +224,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
             float(defaults.get("challenge_hours", 24)),
             bool(defaults.get("use_threads", True)),
             bool(defaults.get("public_analysis", True)),
+            _language(str(defaults.get("language", "auto"))),
         ),
         source=where,
     )

@@ -246,6 +246,17 @@ MIGRATIONS: list[str] = [
 
     ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id);
     """,
+    # 8: languages. A server's public language (NULL: its Discord community language), and
+    # each member's last client language, for the DMs and reminders sent when no request of
+    # theirs is under way (a context variable does not reach timers or the outbox).
+    """
+    ALTER TABLE settings ADD COLUMN language TEXT;
+    CREATE TABLE member_languages (
+        user_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL,                      -- en fr de
+        seen_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -237,6 +237,15 @@ MIGRATIONS: list[str] = [
 
     ALTER TABLE matches ADD COLUMN tournament_id BIGINT REFERENCES tournaments(id);
     """,
+    # 8: languages (see bot/migrations.py).
+    """
+    ALTER TABLE settings ADD COLUMN language TEXT;
+    CREATE TABLE member_languages (
+        user_id BIGINT PRIMARY KEY,
+        language TEXT NOT NULL,
+        seen_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

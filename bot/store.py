@@ -67,6 +67,8 @@ class Settings:
     use_threads: bool = True
     # Whether members other than its two players may ask for a finished game's analysis.
     public_analysis: bool = True
+    # The language of its public posts (en fr de); None: the server's Discord language.
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,16 +250,17 @@ class Store:
             row["challenge_hours"],
             bool(row["use_threads"]),
             bool(row["public_analysis"]),
+            row["language"],
         )
 
     async def put_settings(self, tx: Tx, s: Settings) -> None:
         await tx.execute(
             "INSERT INTO settings (guild_id, reminder_hours, forfeit_hours, challenge_hours,"
-            " use_threads, public_analysis) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id)"
-            " DO UPDATE SET reminder_hours = excluded.reminder_hours,"
+            " use_threads, public_analysis, language) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
             " forfeit_hours = excluded.forfeit_hours,"
             " challenge_hours = excluded.challenge_hours, use_threads = excluded.use_threads,"
-            " public_analysis = excluded.public_analysis",
+            " public_analysis = excluded.public_analysis, language = excluded.language",
             (
                 s.guild_id,
                 s.reminder_hours,
@@ -265,7 +268,20 @@ class Store:
                 s.challenge_hours,
                 int(s.use_threads),
                 int(s.public_analysis),
+                s.language,
             ),
+        )
+
+    async def member_language(self, user_id: int) -> str | None:
+        row = await self._one("SELECT language FROM member_languages WHERE user_id = ?", (user_id,))
+        return None if row is None else str(row["language"])
+
+    async def put_member_language(self, tx: Tx, user_id: int, language: str, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_languages (user_id, language, seen_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+            " seen_at = excluded.seen_at",
+            (user_id, language, now),
         )
 
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:

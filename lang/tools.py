@@ -45,6 +45,9 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "engine": ("engine",),
     "render": ("render",),
     "rules": ("bot/front/rules.py",),
+    # The slash commands' answers, looking back at games and tournaments.
+    "features": ("bot/front/commands.py", "bot/front/lookback.py", "bot/front/tournaments.py"),
+    # Playing: the board and hand messages, buttons, DMs, refusals.
     "front": ("bot/front",),
     "bot": ("bot",),
     "commands": (),

@@ -37,7 +37,9 @@ async def build_source(path, clock):
         await svc.update_settings(
             GUILD, is_manager=True, forfeit_hours=0, reminder_hours=2, use_threads=False
         )
-        await svc.update_settings(OTHER_GUILD, is_manager=True, challenge_hours=5)
+        await svc.update_settings(OTHER_GUILD, is_manager=True, challenge_hours=5, language="de")
+        await svc.remember_language(ALICE.id, "fr")
+        await svc.remember_language(BOB.id, "de-DE")
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(
