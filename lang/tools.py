@@ -45,6 +45,8 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "engine": ("engine",),
     "render": ("render",),
     "rules": ("bot/front/rules.py",),
+    # The move keywords' aliases (bot/notation.py): short words members type.
+    "notation": ("bot/notation.py",),
     # The slash commands' answers, looking back at games and tournaments.
     "features": ("bot/front/commands.py", "bot/front/lookback.py", "bot/front/tournaments.py"),
     # Playing: the board and hand messages, buttons, DMs, refusals.
@@ -52,8 +54,18 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "bot": ("bot",),
     "commands": (),
 }
-# Code that never speaks to players: the Discord emulator (a test double) and the tools.
-EXCLUDED = ("bot/emulator", "lang")
+# Code that never speaks to players: the Discord emulator (a test double), the tools, and
+# what only the bot's operator reads (command line, configuration, database copies, the
+# sandbox's narration; the bot's own words in the sandbox chat are translated).
+EXCLUDED = (
+    "bot/emulator",
+    "lang",
+    "bot/cli.py",
+    "bot/config.py",
+    "bot/migrate_db.py",
+    "bot/bot_process.py",
+    "bot/sandbox.py",
+)
 
 
 def domain_of(path: Path) -> str | None:

@@ -123,6 +123,68 @@ KNOWN_COMMAND_KEYS = (
 )
 
 
+# Discord's locales (what name_localizations and description_localizations may be keyed by).
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
+
+def _check_localizations(body: JSON, where: str, *, named: bool, described: bool) -> None:
+    """Localised names obey the name rule (or, for a choice, 1-100 characters) and localised
+    descriptions 1-100 characters, keyed by Discord's locales: else the sync fails (50035)."""
+    for key, check in (("name_localizations", "name"), ("description_localizations", "text")):
+        table = body.get(key) or {}
+        if key == "description_localizations" and not described:
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                raise invalid_form(f"{where}.{key}.{locale}", "Invalid locale", "LOCALE_INVALID")
+            text = str(text)
+            if check == "name" and named:
+                bad = not COMMAND_NAME.match(text) or text != text.lower()
+            else:
+                bad = not 1 <= len(text) <= 100
+            if bad:
+                raise invalid_form(
+                    f"{where}.{key}.{locale}",
+                    "Localized name or description is invalid",
+                    "APPLICATION_COMMAND_INVALID_LOCALIZATION",
+                )
+
+
 def normalize_command(payload: JSON, where: str) -> JSON:
     """Validate a command as Discord does (names, descriptions, option order) and keep the
     fields Discord stores."""
@@ -143,6 +205,7 @@ def normalize_command(payload: JSON, where: str) -> JSON:
                 "Must be between 1 and 100 in length.",
                 "BASE_TYPE_BAD_LENGTH",
             )
+        _check_localizations(body, prefix.rstrip("."), named=True, described=True)
         _check_options(body.get("options") or [], f"{prefix}options")
     else:
         if not 1 <= len(name) <= 32:
@@ -172,6 +235,9 @@ def _check_options(options: list[JSON], where: str) -> None:
                 "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
             )
         names.add(name)
+        _check_localizations(option, f"{where}.{i}", named=True, described=True)
+        for j, choice in enumerate(option.get("choices") or []):
+            _check_localizations(choice, f"{where}.{i}.choices.{j}", named=False, described=False)
         if not 1 <= len(str(option.get("description", ""))) <= 100:
             raise invalid_form(
                 f"{where}.{i}.description",

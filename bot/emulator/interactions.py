@@ -114,7 +114,13 @@ class InteractionManager:
     ) -> InteractionHandle:
         path, channel, guild, in_guild, registered = await self._command(member, command, where)
         data, summary = build_data(
-            self._emu.world, registered, path, options, guild=guild, channel=channel
+            self._emu.world,
+            registered,
+            path,
+            options,
+            guild=guild,
+            channel=channel,
+            locale=member.user.locale,
         )
         record = self._record(APPLICATION_COMMAND, member, in_guild, guild, channel, data, summary)
         record.command_name = " ".join(path)
@@ -138,6 +144,7 @@ class InteractionManager:
             guild=guild,
             channel=channel,
             focused=focused,
+            locale=member.user.locale,
         )
         record = self._record(AUTOCOMPLETE, member, in_guild, guild, channel, data, summary)
         record.command_name = " ".join(path)
@@ -333,7 +340,7 @@ class InteractionManager:
             "version": 1,
             "channel_id": str(record.channel.id),
             "app_permissions": str(bot_perms),
-            "locale": "en-US",
+            "locale": record.user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": record.owners(),
@@ -343,8 +350,8 @@ class InteractionManager:
             user_perms = record.member.permissions
             body.update(
                 guild_id=str(record.guild.id),
-                guild={"id": str(record.guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(record.guild.id), "locale": record.guild.locale, "features": []},
+                guild_locale=record.guild.locale,
                 member=member_payload(record.member, permissions=user_perms),
                 channel=channel_payload(record.channel, permissions=user_perms),
                 context=0,

@@ -67,6 +67,9 @@ class SimUser:
     global_name: str | None = None
     bot: bool = False
     dms_open: bool = True
+    # The language of the user's Discord client: interactions carry it as `locale`, and a
+    # client shows (and matches typed) command names in it when the bot localised them.
+    locale: str = "en-US"
 
     @property
     def display_name(self) -> str:
@@ -99,6 +102,8 @@ class SimGuild:
     members: dict[int, SimMember] = field(default_factory=dict)
     channels: dict[int, SimChannel] = field(default_factory=dict)
     created_at: dt.datetime = field(default_factory=now)
+    # A community server's language (`preferred_locale`, interactions' `guild_locale`).
+    locale: str = "en-US"
 
     @property
     def everyone(self) -> SimRole:
@@ -165,14 +170,17 @@ class SimGuild:
         manage_guild: bool = False,
         dms_open: bool = True,
         user: SimUser | None = None,
+        locale: str = "en-US",
     ) -> SimMember:
-        """Add a human member (a new account named ``name``, or an existing ``user``)."""
+        """Add a human member (a new account named ``name``, or an existing ``user``);
+        ``locale`` is a new account's client language."""
         return self._emu.world.add_member(
             self,
             name,
             global_name=global_name,
             manage_guild=manage_guild,
             dms_open=dms_open,
+            locale=locale,
             user=user,
         )
 

@@ -107,9 +107,13 @@ def build_data(
     guild: SimGuild | None,
     channel: SimChannel,
     focused: str | None = None,
+    locale: str = "en-US",
 ) -> tuple[JSON, str]:
     """Interaction ``data`` for a chat-input command (or its autocomplete when ``focused``),
-    plus a human summary such as ``/schotten move opponent:@bob column:3``."""
+    plus a human summary such as ``/schotten move opponent:@bob column:3``.
+
+    As a Discord client does, a member may type the names the bot localised for their
+    ``locale`` (``name_localizations``); the data carries the default names."""
     node: JSON = command.payload
     chain: list[JSON] = []
     for part in path[1:]:
@@ -117,7 +121,7 @@ def build_data(
             (
                 o
                 for o in node.get("options") or []
-                if o.get("name") == part and o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                if part in _names(o, locale) and o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
             ),
             None,
         )
@@ -133,6 +137,10 @@ def build_data(
     if node is not command.payload and node.get("type") != SUB_COMMAND:
         raise SimulationError(f"/{' '.join(path)} is a group, not a subcommand")
 
+    typed = {name: p["name"] for p in params for name in _names(p, locale)}
+    values = {typed.get(k, k): v for k, v in values.items()}
+    if focused is not None:
+        focused = typed.get(focused, focused)
     by_name = {p["name"]: p for p in params}
     unknown_names = sorted(set(values) - set(by_name))
     if unknown_names:
@@ -175,6 +183,12 @@ def build_data(
     if command.guild_id is not None:
         data["guild_id"] = str(command.guild_id)
     return data, " ".join(summary_parts)
+
+
+def _names(option: JSON, locale: str) -> tuple[str, ...]:
+    """The names a member with ``locale`` may type for a command or option."""
+    local = (option.get("name_localizations") or {}).get(locale)
+    return (option["name"], local) if local else (option["name"],)
 
 
 def _convert(

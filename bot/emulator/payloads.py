@@ -247,7 +247,7 @@ def guild_payload(
         "nsfw_level": 0,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

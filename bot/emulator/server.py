@@ -183,12 +183,14 @@ class Emulator:
         *,
         channels: Sequence[str] = ("general",),
         shard: tuple[int, int] | None = None,
+        locale: str = "en-US",
     ) -> SimGuild:
-        """A guild with the bot in it and text channels ``channels``.
+        """A guild with the bot in it and text channels ``channels``; ``locale`` is its
+        community language (``preferred_locale``).
 
         Its id puts it on shard ``shard = (shard_id, shard_count)``; by default the n-th
         guild is on shard ``n % shard_count`` for shard counts dividing 24."""
-        return self.world.create_guild(name, channels=channels, shard=shard)
+        return self.world.create_guild(name, channels=channels, shard=shard, locale=locale)
 
     @property
     def guilds(self) -> list[SimGuild]:

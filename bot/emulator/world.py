@@ -113,9 +113,16 @@ class World:
     # -- people and places -------------------------------------------------------------
 
     def new_user(
-        self, name: str, *, global_name: str | None = None, dms_open: bool = True
+        self,
+        name: str,
+        *,
+        global_name: str | None = None,
+        dms_open: bool = True,
+        locale: str = "en-US",
     ) -> SimUser:
-        user = SimUser(id=self.ids.next(), name=name, global_name=global_name, dms_open=dms_open)
+        user = SimUser(
+            id=self.ids.next(), name=name, global_name=global_name, dms_open=dms_open, locale=locale
+        )
         self.users[user.id] = user
         return user
 
@@ -125,6 +132,7 @@ class World:
         *,
         channels: Sequence[str] = ("general",),
         shard: tuple[int, int] | None = None,
+        locale: str = "en-US",
     ) -> SimGuild:
         if shard is None:
             shard = (len(self.guilds) % GUILD_SPREAD, GUILD_SPREAD)
@@ -132,7 +140,7 @@ class World:
             raise SimulationError(f"shard {shard} is not (shard_id, shard_count)")
         guild_id = self.ids.next(shard=shard)
         owner = self.new_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = SimGuild(id=guild_id, name=name, owner_id=owner.id, _emu=self._emu)
+        guild = SimGuild(id=guild_id, name=name, owner_id=owner.id, _emu=self._emu, locale=locale)
         # @everyone shares the guild's id.
         guild.roles[guild_id] = SimRole(guild_id, "@everyone", perms.EVERYONE_DEFAULT)
         bot_role = SimRole(self.ids.next(), self.bot.name, perms.BOT_DEFAULT, 1, managed=True)
@@ -179,9 +187,10 @@ class World:
         manage_guild: bool = False,
         dms_open: bool = True,
         user: SimUser | None = None,
+        locale: str = "en-US",
     ) -> SimMember:
         if user is None:
-            user = self.new_user(name, global_name=global_name, dms_open=dms_open)
+            user = self.new_user(name, global_name=global_name, dms_open=dms_open, locale=locale)
         member = SimMember(user=user, guild=guild, _emu=self._emu)
         guild.members[user.id] = member
         payload = member_payload(member) | {"guild_id": str(guild.id)}
