@@ -234,6 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="The bot's database: a SQLite file or a postgresql:// URL (required, and"
         " PostgreSQL, with --processes above 1). Default: a SQLite file deleted at the end.",
     )
+    sandbox.add_argument(
+        "--language",
+        default="en-US",
+        choices=["en-US", "fr", "de"],
+        help="The Discord language of the sandbox's server and members: the bot speaks it"
+        " (default: en-US).",
+    )
     migrate = sub.add_parser(
         "migrate-db",
         help="Copy every game, rating and setting from one database into a new, empty one.",
@@ -277,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                     computer=args.computer,
                     processes=args.processes,
                     database=database,
+                    language=args.language,
                 )
             )
         except (SandboxError, BotProcessError) as e:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lang import LANGUAGES
 from bot.store import SYNCHRONOUS, Settings, is_postgres, safe_database
+from lang import LANGUAGES
 
 TOKEN_HELP = (
     "No Discord bot token. Create an application at https://discord.com/developers/applications,"

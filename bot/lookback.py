@@ -20,6 +20,7 @@ from bot.records import MatchInfo
 from bot.service import GameService
 from engine.ai.analysis import Judgement, analyse, decisions, hint
 from engine.api import Playable, load_match, new_match
+from engine.phrases import say
 
 ANALYSIS_LEVELS = ("normal", "hard")
 
@@ -47,19 +48,24 @@ class Finished:
 async def finished_game(service: GameService, game_id: int, guild_id: int | None) -> Finished:
     """Game `game_id` of this server, if it is over (a clear refusal otherwise)."""
     if guild_id is None:
-        raise Refused("Use this command in the server where the game was played.")
+        raise Refused(say("Use this command in the server where the game was played."))
     info = await service.match(game_id)
     if info.guild_id != guild_id:
-        raise Refused(f"Game #{game_id} was not played on this server.")
+        raise Refused(say("Game #{id} was not played on this server.", id=game_id))
     if info.status == "active":
         raise Refused(
-            f"Game #{game_id} is still being played. Replays and analyses are for finished"
-            " games, so that nothing still hidden is shown; `/schotten board` in its channel"
-            " shows the board now."
+            say(
+                "Game #{id} is still being played. Replays and analyses are for finished"
+                " games, so that nothing still hidden is shown; `/schotten board` in its"
+                " channel shows the board now.",
+                id=game_id,
+            )
         )
     log = await log_of(service.store, game_id)
     if not replays_to(info, log):
-        raise Refused(f"Game #{game_id} does not replay to its stored state; please report it.")
+        raise Refused(
+            say("Game #{id} does not replay to its stored state; please report it.", id=game_id)
+        )
     return Finished(info, new_match(info.spec, info.seed), log)
 
 
@@ -82,19 +88,28 @@ async def analysed_seat(
     if mine is None and not settings.public_analysis:
         a, b = info.names
         raise Refused(
-            f"On this server only the two players ({a} and {b}) can analyse their games; a"
-            " server manager can open analyses to everyone with"
-            " `/schotten settings public_analysis:True`."
+            say(
+                "On this server only the two players ({a} and {b}) can analyse their games; a"
+                " server manager can open analyses to everyone with"
+                " `/schotten settings public_analysis:True`.",
+                a=a,
+                b=b,
+            )
         )
     if member is not None:
         seat = info.seat_of(member)
         if seat is None:
             a, b = info.names
             if member in info.players:
-                raise Refused("The computer's moves are not analysed; pick its opponent.")
+                raise Refused(say("The computer's moves are not analysed; pick its opponent."))
             raise Refused(
-                f"{member_name} did not play in game #{info.id} ({a} against {b}); pick one"
-                " of its players."
+                say(
+                    "{name} did not play in game #{id} ({a} against {b}); pick one of its players.",
+                    name=member_name,
+                    id=info.id,
+                    a=a,
+                    b=b,
+                )
             )
     elif mine is not None:
         seat = mine

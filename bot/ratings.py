@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from engine.phrases import say
+
 _MODEL = PlackettLuce()
 BASE = 1000  # what a new player shows
 SCALE = 40  # shown points per unit of ordinal
 
 # Said once wherever ratings are listed (stats, leaderboard).
-MEANING = (
+MEANING = say(
     "Ratings start at 1000, rise with wins and fall with losses; they grow as the bot grows"
     " surer of a player, so a few lucky wins do not top the board."
 )

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ratings import Rating
+from bot.wording import the_computer
 from engine.api import MatchSpec, Playable
 from engine.events import Event
 from engine.outcome import Outcome
+from engine.phrases import Phrase, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +37,17 @@ class ChallengeInfo:
     match_id: int | None = None
     message_id: int | None = None
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
-        against = f"the computer ({self.ai_level})" if self.ai_level else self.opponent.name
-        return f"{self.challenger.name} challenges {against} to {self.spec.describe()}"
+        against = the_computer(self.ai_level) if self.ai_level else self.opponent.name
+        # TRANSLATORS: {opponent} is a member's name or "the computer (level)"; {game} is the
+        # game and its options, e.g. "Schotten Totten, Tactics, 3 rounds".
+        return say(
+            "{challenger} challenges {opponent} to {game}",
+            challenger=self.challenger.name,
+            opponent=against,
+            game=self.spec.describe(),
+        )
 
 
 @dataclass(slots=True)
@@ -90,9 +99,15 @@ class RatingChange:
     before: Rating
     after: Rating
 
-    def describe(self, name: str) -> str:
+    def describe(self, name: str) -> Phrase:
         delta = self.after.points - self.before.points
-        return f"{name}: {self.after.display()} ({delta:+d})"
+        # TRANSLATORS: a player's new rating after a game, e.g. "Alice: 1100 (+100)".
+        return say(
+            "{name}: {rating} ({change})",
+            name=name,
+            rating=self.after.display(),
+            change=f"{delta:+d}",
+        )
 
     def to_json(self) -> list[float]:
         b, a = self.before, self.after
@@ -137,6 +152,7 @@ class MoveResult:
         return self.info.match.outcome
 
     def describe(self) -> list[str]:
+        """The events in words (Phrases, once the engine's events give them)."""
         return [e.describe(self.info.names) for e in self.events]
 
 
@@ -167,6 +183,8 @@ class Announcement:
     seat: int | None = None
     match: MatchInfo | None = None
     challenge: ChallengeInfo | None = None
+    # The board's events in words: Phrases (or plain English text stored by an older bot),
+    # for the front to say in the server's language with `lang.localise`.
     lines: list[str] = field(default_factory=list)
     ratings: list[RatingChange] = field(default_factory=list)
     started: bool = False
@@ -233,9 +251,17 @@ class Record:
             self.draws + (result == "draw"),
         )
 
-    def describe(self) -> str:
-        draws = f", {self.draws} drawn" if self.draws else ""
-        return f"{self.wins} won, {self.losses} lost{draws}"
+    def describe(self) -> Phrase:
+        if self.draws:
+            # TRANSLATORS: a player's record: games won, lost and drawn.
+            return say(
+                "{wins} won, {losses} lost, {draws} drawn",
+                wins=self.wins,
+                losses=self.losses,
+                draws=self.draws,
+            )
+        # TRANSLATORS: a player's record: games won and lost.
+        return say("{wins} won, {losses} lost", wins=self.wins, losses=self.losses)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,10 +37,20 @@ PREFERRED = ("claim", "control", "Claim", "Take")
 class SimPlayer:
     """A simulated member who makes legal moves, by typed command or by clicking."""
 
-    def __init__(self, member: SimMember, rng: random.Random, *, clicks: float = 0.5) -> None:
+    def __init__(
+        self,
+        member: SimMember,
+        rng: random.Random,
+        *,
+        clicks: float = 0.5,
+        typed_as_shown: bool = False,
+    ) -> None:
         self.member = member
         self.rng = rng
         self.clicks = clicks  # how often to use buttons rather than `/schotten move`
+        # Type the suggestion as it reads (in the member's words, "revendiquer 3") rather
+        # than pick it (which sends its canonical value, "claim 3").
+        self.typed_as_shown = typed_as_shown
 
     async def move_by_command(self, channel: SimChannel) -> str:
         """Ask autocomplete for the legal moves, then type one of them."""
@@ -52,7 +62,10 @@ class SimPlayer:
         values = [c["value"] for c in choices]
         preferred = [v for v in values if v.startswith(PREFERRED)]
         pick = preferred[0] if preferred else self.rng.choice(values)
-        handle = await self.member.slash(("schotten", "move"), where=channel, notation=pick)
+        typed = pick
+        if self.typed_as_shown:
+            typed = next(c["name"] for c in choices if c["value"] == pick)
+        handle = await self.member.slash(("schotten", "move"), where=channel, notation=typed)
         await handle.reply(timeout=15)
         return pick
 
@@ -61,10 +74,12 @@ class SimPlayer:
         else Show my hand on the board."""
         message = await self._controls_message(match_id, version)
         if message is None:
-            board = _latest_with(channel, "Show my hand")
+            # Found by what the button does, not its label: the board may be in French.
+            board = _latest_with(channel, "sch:h:")
             if board is None:
                 raise RuntimeError("no board to ask for a hand")
-            handle = await self.member.click(board, label="Show my hand")
+            button = next(b for b in board.buttons() if b["custom_id"].startswith("sch:h:"))
+            handle = await self.member.click(board, button["custom_id"])
             message = await handle.reply(timeout=15)
         return await self._use_controls(message)
 
@@ -118,11 +133,20 @@ class SimPlayer:
         raise RuntimeError("the controls did not lead to a move")
 
 
-def _latest_with(channel: SimChannel, label: str) -> SimMessage | None:
+def _latest_with(channel: SimChannel, prefix: str) -> SimMessage | None:
+    """The latest public message with a button whose custom_id starts with `prefix`."""
     for message in reversed(channel.public_history()):
-        if any(b.get("label") == label for b in message.buttons()):
+        if any(str(b.get("custom_id", "")).startswith(prefix) for b in message.buttons()):
             return message
     return None
+
+
+def button_of(message: SimMessage, prefix: str) -> str:
+    """The custom_id of `message`'s button whose custom_id starts with `prefix`."""
+    for b in message.buttons():
+        if str(b.get("custom_id", "")).startswith(prefix):
+            return str(b["custom_id"])
+    raise RuntimeError(f"no {prefix} button on the message")
 
 
 def service_of(source: Source) -> GameService:
@@ -249,9 +273,11 @@ async def run_sandbox(
     computer: str | None = None,
     processes: int = 1,
     database: Path | str | None = None,
+    language: str = "en-US",
 ) -> int:
     """Play one game between Alice and Bob (or Alice and the computer) and print the chat.
     The same seed plays the same game: it seeds the deal, the computer and the members.
+    `language`: the Discord locale of the server and of both members (en-US, fr, de).
 
     `database`: the bot's (default: a SQLite file that is deleted at the end). With
     `processes` N above 1, N bot processes on it, which must be PostgreSQL, run shard i of
@@ -270,13 +296,15 @@ async def run_sandbox(
         db = database if database is not None else Path(tmp) / "sandbox.sqlite3"
         async with Emulator() as emu, emu.point_discord():
             if processes == 1:
-                guild = emu.create_guild("Sandbox Server")
+                guild = emu.create_guild("Sandbox Server", locale=language)
             else:
                 for shard in range(processes - 1):
                     emu.create_guild(f"Quiet Server {shard}", shard=(shard, processes))
-                guild = emu.create_guild("Sandbox Server", shard=(processes - 1, processes))
-            alice = guild.add_member("Alice")
-            bob = guild.add_member("Bob")
+                guild = emu.create_guild(
+                    "Sandbox Server", shard=(processes - 1, processes), locale=language
+                )
+            alice = guild.add_member("Alice", locale=language)
+            bob = guild.add_member("Bob", locale=language)
             emu.print_chat(attachments_dir=str(out))
             if processes == 1:
                 async with running_bot(emu, db, seed=seed, timer_seconds=30) as bot:
@@ -406,7 +434,7 @@ async def _play(
             ("schotten", "challenge"), where=channel, opponent=bob, game=game
         )
         challenge = await handle.reply(timeout=15)
-        accept = await bob.click(challenge, label="Accept")
+        accept = await bob.click(challenge, button_of(challenge, "sch:a:"))
         await accept.ack(timeout=15)
     match = await wait_for_game(source, guild.id, alice.id)
     players = {

@@ -34,10 +34,13 @@ from bot.records import (
     Reminder,
 )
 from bot.store import MoveWrite, NewAnnouncement, Row, Settings, Store, Tx, valid_id
+from bot.wording import computer_name, player_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
 from engine.outcome import Termination
+from engine.phrases import Phrase, from_json, say, to_json
+from lang import LANGUAGES, language_of
 
 AI_LEVELS = ("easy", "normal", "hard")
 # Far more than any move needs; the slash command declares the same limit to Discord.
@@ -72,6 +75,8 @@ class GameService:
         self.seeds = seeds
         # Which run of the bot wrote an announcement (see DEFERRED_GRACE).
         self.boot = secrets.token_hex(6)
+        # Members' languages as this process last stored them: a request writes only a change.
+        self._languages: dict[int, str] = {}
 
     @classmethod
     async def open(
@@ -104,18 +109,22 @@ class GameService:
         """Change a server's settings (server managers only). Hours: reminder 1-168,
         forfeit 0 (off) or 12-720, challenge expiry 1-168; `FLAGS` are on or off."""
         if not is_manager:
-            raise Refused("Only members who can manage this server can change its settings.")
+            raise Refused(say("Only members who can manage this server can change its settings."))
         current = await self.store.settings(guild_id)
         limits = {
-            "reminder_hours": (1, 168, "A turn reminder is between 1 and 168 hours."),
-            "forfeit_hours": (12, 720, "The forfeit time is 0 (off) or 12 to 720 hours."),
-            "challenge_hours": (1, 168, "A challenge stays open 1 to 168 hours."),
+            "reminder_hours": (1, 168, say("A turn reminder is between 1 and 168 hours.")),
+            "forfeit_hours": (12, 720, say("The forfeit time is 0 (off) or 12 to 720 hours.")),
+            "challenge_hours": (1, 168, say("A challenge stays open 1 to 168 hours.")),
         }
         for key, value in changes.items():
             if key in FLAGS:
                 continue
+            if key == "language":
+                if value is not None and value not in LANGUAGES:
+                    raise Refused(say("The language is en, fr, de, or none (the server's own)."))
+                continue
             if key not in limits:
-                raise Refused(f"There is no setting called {key}.")
+                raise Refused(say("There is no setting called {key}.", key=key))
             lo, hi, message = limits[key]
             off = key == "forfeit_hours" and value == 0
             if not off and not lo <= value <= hi:
@@ -124,6 +133,23 @@ class GameService:
         async with self.store.transaction() as tx:
             await self.store.put_settings(tx, updated)
         return updated
+
+    # Languages --------------------------------------------------------------------------------
+
+    async def remember_language(self, user_id: int, language: str) -> None:
+        """Keep a member's client language (seen on each of their requests) for what is sent
+        to them later, when no request of theirs is under way: DMs, reminders."""
+        language = language_of(language)
+        if self._languages.get(user_id) == language:
+            return
+        async with self.store.transaction() as tx:
+            await self.store.put_member_language(tx, user_id, language, self.clock.now())
+        self._languages[user_id] = language
+
+    async def member_language(self, user_id: int) -> str | None:
+        """A member's language as last seen, or None if they never used the bot."""
+        # Read each time: another process may have seen them switch since.
+        return await self.store.member_language(user_id)
 
     # Challenges -------------------------------------------------------------------------------
 
@@ -147,20 +173,25 @@ class GameService:
         """
         vs_computer = computer_id is not None and opponent.id == computer_id
         if challenger.id == opponent.id:
-            raise Refused("You cannot challenge yourself; pick another member.")
+            raise Refused(say("You cannot challenge yourself; pick another member."))
         if opponent.is_bot and not vs_computer:
-            raise Refused(f"{opponent.name} is a bot account and cannot play.")
+            raise Refused(say("{name} is a bot account and cannot play.", name=opponent.name))
         if vs_computer and (ai_level or "normal") not in AI_LEVELS:
-            raise Refused("The computer plays at easy, normal or hard.")
+            raise Refused(say("The computer plays at easy, normal or hard."))
         if await self.store.active_match(channel_id) is not None:
             raise Refused(
-                "This channel already has a game in progress; finish it, or challenge in"
-                " another channel or thread."
+                say(
+                    "This channel already has a game in progress; finish it, or challenge in"
+                    " another channel or thread."
+                )
             )
         if await self.store.open_challenge(channel_id, challenger.id, opponent.id) is not None:
             raise Refused(
-                f"You have already challenged {opponent.name} here; wait for an answer or"
-                " cancel that challenge first."
+                say(
+                    "You have already challenged {name} here; wait for an answer or cancel"
+                    " that challenge first.",
+                    name=opponent.name,
+                )
             )
         spec = _with_role(spec, role)
         now = self.clock.now()
@@ -185,7 +216,7 @@ class GameService:
     async def challenge_info(self, challenge_id: int) -> ChallengeInfo:
         row = await self.store.challenge(challenge_id) if valid_id(challenge_id) else None
         if row is None:
-            raise NotFound("That challenge no longer exists.")
+            raise NotFound(say("That challenge no longer exists."))
         return await self._challenge_info(row)
 
     async def _challenge_info(self, row: Row) -> ChallengeInfo:
@@ -219,20 +250,28 @@ class GameService:
         if info.ai_level is not None:
             # A game against the computer starts when its challenger confirms it.
             if user_id != info.challenger.id:
-                raise Refused(f"This game against the computer is {info.challenger.name}'s.")
+                raise Refused(
+                    say("This game against the computer is {name}'s.", name=info.challenger.name)
+                )
         elif user_id != info.opponent.id:
             if user_id == info.challenger.id:
-                raise Refused("You cannot accept your own challenge; wait for your opponent.")
-            raise Refused(f"This challenge is for {info.opponent.name}, not for you.")
+                raise Refused(say("You cannot accept your own challenge; wait for your opponent."))
+            raise Refused(
+                say("This challenge is for {name}, not for you.", name=info.opponent.name)
+            )
         if await self.store.active_match(info.channel_id) is not None:
-            raise Refused("This channel already has a game in progress.")
+            raise Refused(say("This channel already has a game in progress."))
         return info
 
     def _check_open(self, info: ChallengeInfo) -> None:
         if info.status != "open":
-            raise Refused(f"This challenge is no longer open: it was {info.status}.")
+            closed = _CLOSED.get(info.status)
+            raise Refused(
+                closed
+                or say("This challenge is no longer open: it was {status}.", status=info.status)
+            )
         if info.expires_at <= self.clock.now():
-            raise Refused("This challenge has expired.")
+            raise Refused(say("This challenge has expired."))
 
     async def accept(
         self, challenge_id: int, user_id: int, *, game_channel_id: int | None = None
@@ -242,7 +281,7 @@ class GameService:
         info = await self.check_accept(challenge_id, user_id)
         channel = game_channel_id if game_channel_id is not None else info.channel_id
         if channel != info.channel_id and await self.store.active_match(channel) is not None:
-            raise Refused("That thread already has a game in progress.")
+            raise Refused(say("That thread already has a game in progress."))
         now = self.clock.now()
         async with self.store.transaction() as tx:
             mid = await self.add_match(
@@ -254,7 +293,7 @@ class GameService:
                 ai_level=info.ai_level,
             )
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
-                raise Refused("This challenge was answered a moment ago.")
+                raise Refused(say("This challenge was answered a moment ago."))
         return await self.match(mid)
 
     async def add_match(
@@ -305,21 +344,26 @@ class GameService:
         self._check_open(info)
         if user_id != info.opponent.id:
             if user_id == info.challenger.id:
-                raise Refused("To take back your own challenge, cancel it instead.")
-            raise Refused(f"Only {info.opponent.name} can decline this challenge.")
+                raise Refused(say("To take back your own challenge, cancel it instead."))
+            raise Refused(say("Only {name} can decline this challenge.", name=info.opponent.name))
         return await self._close(info, "declined")
 
     async def cancel(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         info = await self.challenge_info(challenge_id)
         self._check_open(info)
         if user_id != info.challenger.id:
-            raise Refused(f"Only {info.challenger.name}, who made this challenge, can cancel it.")
+            raise Refused(
+                say(
+                    "Only {name}, who made this challenge, can cancel it.",
+                    name=info.challenger.name,
+                )
+            )
         return await self._close(info, "cancelled")
 
     async def _close(self, info: ChallengeInfo, status: str) -> ChallengeInfo:
         async with self.store.transaction() as tx:
             if not await self.store.close_challenge(tx, info.id, status, self.clock.now()):
-                raise Refused("This challenge was answered a moment ago.")
+                raise Refused(say("This challenge was answered a moment ago."))
         return await self.challenge_info(info.id)
 
     # Matches ------------------------------------------------------------------------------------
@@ -327,7 +371,7 @@ class GameService:
     async def match(self, match_id: int) -> MatchInfo:
         row = await self.store.match(match_id) if valid_id(match_id) else None
         if row is None:
-            raise NotFound(f"There is no game #{match_id}.")
+            raise NotFound(say("There is no game #{id}.", id=match_id))
         return await self._info(row)
 
     async def active_match(self, channel_id: int) -> MatchInfo | None:
@@ -351,9 +395,9 @@ class GameService:
         ai_seat = row["ai_seat"]
         level = row["ai_level"]
         # The store's match reads join the players' names in.
-        shown = [row["name0"] or f"player {p0}", row["name1"] or f"player {p1}"]
+        shown: list[str] = [row["name0"] or player_name(p0), row["name1"] or player_name(p1)]
         if ai_seat is not None:
-            shown[ai_seat] = f"Computer ({level})"
+            shown[ai_seat] = computer_name(level)
         return MatchInfo(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -393,22 +437,27 @@ class GameService:
         version check, as it would be after a read here); it becomes the new position."""
         if len(text) > MAX_MOVE_LENGTH:
             raise Refused(
-                f"A move is at most {MAX_MOVE_LENGTH} characters, for example `R7 3` or"
-                " `claim 4`; pick one from the suggestions."
+                say(
+                    "A move is at most {count} characters, for example `R7 3` or `claim 4`;"
+                    " pick one from the suggestions.",
+                    count=MAX_MOVE_LENGTH,
+                )
             )
         if info is None or info.id != match_id:
             info = await self.match(match_id)
         seat = info.seat_of(user_id)
         if seat is None:
             a, b = info.names
-            raise Refused(f"You are not playing in this game; it is between {a} and {b}.")
+            raise Refused(
+                say("You are not playing in this game; it is between {a} and {b}.", a=a, b=b)
+            )
         return await self._play_seat(info, seat, text, expected_version, answered=answered)
 
     async def computer_move(self, match_id: int, text: str, *, expected_version: int) -> MoveResult:
         """A move for the computer's seat (chosen by the bot's AI worker)."""
         info = await self.match(match_id)
         if info.ai_seat is None:
-            raise Refused("The computer does not play in this game.")
+            raise Refused(say("The computer does not play in this game."))
         return await self._play_seat(info, info.ai_seat, text, expected_version)
 
     async def resign(self, match_id: int, user_id: int) -> MoveResult:
@@ -439,16 +488,24 @@ class GameService:
             written = None  # the match's own parse below says what is wrong with it
         if written == "timeout" and not by_clock:
             raise Refused(
-                "Only the clock ends a game on time. To give up, use `/schotten resign`"
-                " (or type `resign`), which asks you to confirm first."
+                say(
+                    "Only the clock ends a game on time. To give up, use `/schotten resign`"
+                    " (or type `resign`), which asks you to confirm first."
+                )
             )
         deciding = match.to_decide
         if written not in ("resign", "timeout") and deciding != seat:
-            waiting = info.names[deciding] if deciding is not None else "nobody"
-            raise Refused(f"It is not your turn: the game is waiting for {waiting}.")
+            if deciding is None:
+                raise Refused(say("It is not your turn: the game is waiting for nobody."))
+            raise Refused(
+                say(
+                    "It is not your turn: the game is waiting for {name}.",
+                    name=info.names[deciding],
+                )
+            )
         move = match.parse_move(text, seat)  # GameError: refused, nothing stored
         if isinstance(move, Resign) and move.timeout and not by_clock:
-            raise Refused("Only the clock ends a game on time.")
+            raise Refused(say("Only the clock ends a game on time."))
         before = len(match.log)
         games_before = len(match.game_results())
         events = match.apply(move, seat)  # GameError: refused, nothing stored
@@ -531,7 +588,7 @@ class GameService:
         state: str,
         ai_seat: int | None,
         *,
-        events: list[str],
+        events: Sequence[str],
         changes: Sequence[RatingChange] = (),
         started: bool = False,
         mover: int | None,
@@ -546,17 +603,22 @@ class GameService:
         One board message per turn: a step by `actor` after which `actor` decides again
         leaves the turn `open`, and the next board of the same actor's turn edits that
         message (the relay does) and lists the whole turn's events, not only its own.
-        `last` is the turn the previous board left, as stored with the match."""
+        `last` is the turn the previous board left, as stored with the match.
+
+        Events are stored as `engine.phrases.to_json` forms (a Phrase as a dict, to be said
+        later in the server's language; plain text as it is), and read back with `from_json`
+        (see `announcement`)."""
+        stored = [to_json(e) for e in events]
         continues = False
         if actor is not None and last is not None:
             last_actor, last_open, last_events = json.loads(last)
             continues = bool(last_open) and last_actor == actor
             if continues:
-                events = [*(last_events or []), *events]
+                stored = [*(last_events or []), *stored]  # already in their stored form
         still = actor is not None and not match.is_over and match.to_decide == actor
         rest = json.dumps(
             {
-                "events": events,
+                "events": stored,
                 "ratings": [c.to_json() for c in changes],
                 "started": started,
                 "actor": actor,
@@ -569,26 +631,31 @@ class GameService:
         seat = match.to_decide
         if not (match.is_over or seat is None or seat == ai_seat):
             rows.append(NewAnnouncement("hand", "{}", match_id, version, seat, seat == mover))
-        return rows, _turn(actor, still, events)
+        return rows, _turn(actor, still, stored)
 
-    def ended_message(self, info: MatchInfo) -> str:
+    def ended_message(self, info: MatchInfo) -> Phrase:
         """Why a move cannot be made any more: how the game ended."""
         outcome = info.match.outcome
         if outcome is None:
-            return f"Game #{info.id} is over."
+            return say("Game #{id} is over.", id=info.id)
         if outcome.termination is Termination.TIMEOUT and outcome.winner is not None:
-            late = info.names[1 - outcome.winner]
-            return (
-                f"Too late: game #{info.id} ended on time ({late} ran out of time), so no more"
-                " moves can be made."
+            return say(
+                "Too late: game #{id} ended on time ({name} ran out of time), so no more moves"
+                " can be made.",
+                id=info.id,
+                name=info.names[1 - outcome.winner],
             )
         if outcome.termination is Termination.RESIGNED and outcome.winner is not None:
-            return f"Game #{info.id} is over: {info.names[1 - outcome.winner]} resigned."
+            return say(
+                "Game #{id} is over: {name} resigned.",
+                id=info.id,
+                name=info.names[1 - outcome.winner],
+            )
         if outcome.winner is None:
-            return f"Game #{info.id} is over: it was drawn."
-        return f"Game #{info.id} is over: {info.names[outcome.winner]} won."
+            return say("Game #{id} is over: it was drawn.", id=info.id)
+        return say("Game #{id} is over: {name} won.", id=info.id, name=info.names[outcome.winner])
 
-    async def _stale_message(self, info: MatchInfo, seat: int, canonical: str | None) -> str:
+    async def _stale_message(self, info: MatchInfo, seat: int, canonical: str | None) -> Phrase:
         now = await self.match(info.id)
         if now.status != "active":
             return self.ended_message(now)
@@ -596,8 +663,9 @@ class GameService:
         if moves and canonical is not None:
             last = moves[-1]
             if last["seat"] == seat and last["text"] == canonical:
-                return f"You already played `{canonical}`; that was a second click."
-        return (
+                # TRANSLATORS: {move} is a move in notation, e.g. R7 3 (not translated).
+                return say("You already played `{move}`; that was a second click.", move=canonical)
+        return say(
             "These controls are from an earlier position: the game has moved on since (another"
             " click, another device, or a move by the clock). Use **Show my hand** for the"
             " current position."
@@ -770,7 +838,7 @@ class GameService:
         if kind == "board":
             info.match = load_match(payload["state"])
             info.version = row["version"]
-            base.lines = list(payload["events"])
+            base.lines = [from_json(e) for e in payload["events"]]  # Phrases, or old text
             base.ratings = [RatingChange.from_json(c) for c in payload["ratings"]]
             base.started = bool(payload["started"])
             if payload.get("continues"):
@@ -885,10 +953,19 @@ class GameService:
         return await history.verify(self.store, await self.match(match_id))
 
 
-def _turn(actor: int | None, still: bool, events: list[str]) -> str:
+def _turn(actor: int | None, still: bool, events: list[Any]) -> str:
     """A match's `turn` as stored: who made its newest board's step, whether their turn
-    goes on, and the turn's events so far."""
+    goes on, and the turn's events so far (in their stored form: `engine.phrases.to_json`)."""
     return json.dumps([actor, still, events])
+
+
+# Why a challenge can no longer be answered, by its status.
+_CLOSED = {
+    "accepted": say("This challenge is no longer open: it was accepted."),
+    "declined": say("This challenge is no longer open: it was declined."),
+    "cancelled": say("This challenge is no longer open: it was cancelled."),
+    "expired": say("This challenge is no longer open: it was expired."),
+}
 
 
 def _result(seat: int, winner: int | None) -> str:
@@ -905,10 +982,10 @@ def _with_role(spec: MatchSpec, role: str | None) -> MatchSpec:
     role = role.lower()
     if spec.game == "st2":
         if role not in ("attacker", "defender"):
-            raise Refused("In Schotten Totten 2 choose to be the attacker or the defender.")
+            raise Refused(say("In Schotten Totten 2 choose to be the attacker or the defender."))
         return replace(spec, first=0 if role == "attacker" else 1)
     if role not in ("first", "second"):
-        raise Refused("In Schotten Totten choose to play first or second.")
+        raise Refused(say("In Schotten Totten choose to play first or second."))
     return replace(spec, first=0 if role == "first" else 1)
 
 

@@ -15,7 +15,9 @@ from bot.records import (
     Record,
 )
 from bot.store import Row, Store
+from bot.wording import player_name, the_computer
 from engine.api import GAME_NAMES, VARIANTS, MatchSpec
+from engine.phrases import say, say_n
 
 PAGE = 10
 
@@ -23,17 +25,19 @@ PAGE = 10
 async def leaderboard(store: Store, guild_id: int, game: str, page: int = 1) -> LeaderboardPage:
     """One page of a server's ranking for a game ("st1" or "st2"), best first."""
     if game not in GAME_NAMES:
-        raise Refused("Choose a game: Schotten Totten or Schotten Totten 2.")
+        raise Refused(say("Choose a game: Schotten Totten or Schotten Totten 2."))
     total = await store.rated_players(guild_id, game)
     pages = max(1, math.ceil(total / PAGE))
     if not 1 <= page <= pages:
-        raise Refused(f"There {'is' if pages == 1 else 'are'} {pages} page(s) of players.")
+        raise Refused(
+            say_n("There is {count} page of players.", "There are {count} pages of players.", pages)
+        )
     rows = await store.leaderboard(guild_id, game, PAGE, (page - 1) * PAGE)
     entries = [
         LeaderboardEntry(
             (page - 1) * PAGE + i + 1,
             r["user_id"],
-            r["name"] or f"player {r['user_id']}",
+            r["name"] or player_name(r["user_id"]),
             Rating(r["mu"], r["sigma"]),
             r["rated_games"],
         )
@@ -61,9 +65,9 @@ async def recent_games(
     out = []
     for r in rows:
         other = _opponent(r, user_id)
-        name = names.get(other, f"player {other}")
+        name = names.get(other) or player_name(other)
         if r["ai_seat"] is not None:
-            name = f"the computer ({r['ai_level']})"
+            name = the_computer(r["ai_level"])
         spec = MatchSpec.from_json(json.loads(r["spec"]))
         out.append(
             GameSummary(
@@ -116,12 +120,12 @@ async def player_stats(
     order = list(VARIANTS)
     return PlayerStats(
         user_id,
-        names.get(user_id, f"player {user_id}"),
+        names.get(user_id) or player_name(user_id),
         overall,
         streak,
         ratings,
         dict(sorted(per_variant.items(), key=lambda kv: order.index(kv[0]))),
-        (names.get(against, f"player {against}"), versus) if against is not None else None,
+        (names.get(against) or player_name(against), versus) if against is not None else None,
         await recent_games(store, guild_id, user_id, recent),
         active,
     )

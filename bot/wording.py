@@ -2,6 +2,39 @@
 
 from __future__ import annotations
 
+from engine.phrases import Phrase, say, say_in
+
+# The computer's levels in words (the stored and typed codes stay English).
+LEVELS: dict[str, Phrase] = {
+    "easy": say_in("computer level", "easy"),
+    "normal": say_in("computer level", "normal"),
+    "hard": say_in("computer level", "hard"),
+}
+
+
+def level_name(level: str | None) -> str:
+    """A computer level in words ("normal" when none is stored)."""
+    key = level or "normal"
+    return LEVELS.get(key, key)
+
+
+def computer_name(level: str | None) -> Phrase:
+    """The computer as a player of a game: "Computer (hard)"."""
+    # TRANSLATORS: the computer's name as a player; {level} is easy, normal or hard.
+    return say("Computer ({level})", level=level_name(level))
+
+
+def the_computer(level: str | None) -> Phrase:
+    """The computer as an opponent in a sentence: "the computer (hard)"."""
+    # TRANSLATORS: the computer as an opponent; {level} is easy, normal or hard.
+    return say("the computer ({level})", level=level_name(level))
+
+
+def player_name(user_id: int) -> Phrase:
+    """The name of a member the bot never saw (no name stored)."""
+    # TRANSLATORS: a member whose name is unknown; {id} is their Discord id.
+    return say("player {id}", id=user_id)
+
 
 def plural(count: int, noun: str) -> str:
     """ "1 rated game", "2 rated games", "0 stones"."""

@@ -23,20 +23,32 @@ from engine import st1, st2
 from engine.errors import GameError, InvalidMoveError, quote
 from engine.events import Event
 from engine.outcome import Outcome
+from engine.phrases import N_, Phrase, say
 from engine.st1.match import Match as St1Match
 from engine.st1.match import MatchOptions
 from engine.st2.match import Match as St2Match
 
-# The variants players choose from, with their names for people.
+# The variants players choose from, with their names for people. The names are English,
+# marked for the catalogs: say them with `lang._(VARIANTS[key])` or `variant_name(key)`.
 VARIANTS: dict[str, str] = {
-    "classic": "Schotten Totten",
-    "tactics": "Schotten Totten, Tactics",
-    "expert": "Schotten Totten, Expert",
-    "tactics-expert": "Schotten Totten, Tactics + Expert",
-    "siege": "Schotten Totten 2",
-    "siege-tactics": "Schotten Totten 2, Tactical",
+    "classic": N_("Schotten Totten"),
+    "tactics": N_("Schotten Totten, Tactics"),
+    "expert": N_("Schotten Totten, Expert"),
+    "tactics-expert": N_("Schotten Totten, Tactics + Expert"),
+    "siege": N_("Schotten Totten 2"),
+    "siege-tactics": N_("Schotten Totten 2, Tactical"),
 }
-GAME_NAMES = {"st1": "Schotten Totten", "st2": "Schotten Totten 2"}
+GAME_NAMES = {"st1": N_("Schotten Totten"), "st2": N_("Schotten Totten 2")}
+
+
+def variant_name(variant: str) -> Phrase:
+    """A variant's name for people, as a Phrase ("Schotten Totten, Tactics")."""
+    return Phrase(VARIANTS[variant])
+
+
+def game_name(game: str) -> Phrase:
+    """A game's name for people ("st1": "Schotten Totten"), as a Phrase."""
+    return Phrase(GAME_NAMES[game])
 
 
 def game_of(variant: str) -> str:
@@ -62,30 +74,41 @@ class MatchSpec:
         if self.variant not in VARIANTS:
             names = ", ".join(VARIANTS)
             raise InvalidMoveError(
-                f"{quote(self.variant)} is not a game here; choose one of {names}."
+                # TRANSLATORS: {name} is what was asked for, in quotes; {variants} the
+                # variants' keys (classic, tactics...), which stay as they are.
+                say(
+                    "{name} is not a game here; choose one of {variants}.",
+                    name=quote(self.variant),
+                    variants=names,
+                )
             )
         if self.game == "st1":
             if self.revenge:
-                raise GameError("The revenge match is for Schotten Totten 2 (siege) games.")
+                raise GameError(say("The revenge match is for Schotten Totten 2 (siege) games."))
             MatchOptions(self.rounds, self.target)  # checks the length
         elif self.rounds != 1 or self.target is not None:
             raise GameError(
-                "Schotten Totten 2 is played as one game or as a revenge match, not in rounds."
+                say("Schotten Totten 2 is played as one game or as a revenge match, not in rounds.")
             )
         if self.first not in (None, 0, 1):
-            raise GameError("The first player is seat 0 or seat 1.")
+            raise GameError(say("The first player is seat 0 or seat 1."))
 
     @property
     def game(self) -> str:
         return game_of(self.variant)
 
     def describe(self) -> str:
-        """For people: "Schotten Totten, Tactics, 3 rounds", "Schotten Totten 2, revenge match"."""
-        name = VARIANTS[self.variant]
+        """For people: "Schotten Totten, Tactics, 3 rounds", "Schotten Totten 2, revenge match"
+        (a Phrase)."""
+        name = variant_name(self.variant)
         if self.game == "st2":
-            return f"{name}, revenge match" if self.revenge else name
-        length = MatchOptions(self.rounds, self.target).describe()
-        return name if length == "one round" else f"{name}, {length}"
+            # TRANSLATORS: {game} is the game's name ("Schotten Totten 2, Tactical").
+            return say("{game}, revenge match", game=name) if self.revenge else name
+        options = MatchOptions(self.rounds, self.target)
+        if options.target is None and options.rounds == 1:
+            return name
+        # TRANSLATORS: {game} is the game's name, {length} "3 rounds" or "first to 12 points".
+        return say("{game}, {length}", game=name, length=options.describe())
 
     def to_json(self) -> dict[str, object]:
         return {

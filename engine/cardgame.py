@@ -12,6 +12,7 @@ from engine.errors import IllegalMoveError
 from engine.events import Event, GameEnded, Resigned
 from engine.moves import Resign
 from engine.outcome import Outcome, Termination
+from engine.phrases import Phrase, say, say_n
 from engine.places import Place
 from engine.proof import Pool
 from engine.table import pick
@@ -99,7 +100,7 @@ class CardGame:
         found = pick(card, hand)
         if found is None:
             held = format_cards(sort_cards(hand))
-            raise IllegalMoveError(f"{card} is not in your hand; you hold {held}.")
+            raise IllegalMoveError(not_in_hand(str(card), held))
         return found
 
     def unseen(self) -> Pool:
@@ -131,3 +132,51 @@ class CardGame:
         if answer.completion is not None:
             self._witness[key] = (shape, answer)
         return answer
+
+
+def not_in_hand(card: str, held: str) -> Phrase:
+    """ "R7 is not in your hand; you hold R2 B5 joker." """
+    # TRANSLATORS: {card} is a card code (R7, joker); {hand} the card codes in the hand.
+    return say("{card} is not in your hand; you hold {hand}.", card=card, hand=held)
+
+
+def tactic_limit(mine: int, theirs: int) -> Phrase:
+    """RULINGS ST1-10, ST2-10: why another tactic card may not be played yet."""
+    return say_n(
+        # TRANSLATORS: the English says "cards" even for 1; the singular may say "card".
+        "You have played {count} tactic cards and your opponent {theirs}; you may play"
+        " another only when your opponent has played as many as you.",
+        "You have played {count} tactic cards and your opponent {theirs}; you may play"
+        " another only when your opponent has played as many as you.",
+        mine,
+        theirs=theirs,
+    )
+
+
+def game_over() -> Phrase:
+    return say("The game is over.")
+
+
+def not_your_turn() -> Phrase:
+    return say("It is not your turn; wait for your opponent's move.")
+
+
+def with_hint(refusal: Phrase, hint: Phrase) -> Phrase:
+    """A refusal followed by what the player may do instead: two sentences."""
+    # TRANSLATORS: two sentences one after the other: why a move was refused, then what the
+    # player may do now.
+    return say("{refusal} {hint}", refusal=refusal, hint=hint)
+
+
+def deck_empty(deck: str, other: str) -> Phrase:
+    """ "The clan deck is empty; draw from the tactic deck." """
+    match (deck, other):
+        case ("clan", "tactic"):
+            return say("The clan deck is empty; draw from the tactic deck.")
+        case ("tactic", "clan"):
+            return say("The tactic deck is empty; draw from the clan deck.")
+        case ("siege", "tactic"):
+            return say("The siege deck is empty; draw from the tactic deck.")
+        case ("tactic", "siege"):
+            return say("The tactic deck is empty; draw from the siege deck.")
+    return say("The {deck} deck is empty; draw from the {other} deck.", deck=deck, other=other)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias, TypeVar
 
 from engine.errors import CardValueError, InvalidMoveError, quote
+from engine.phrases import Phrase, say, say_in
 from engine.rng import Rng
 
 
@@ -80,7 +81,7 @@ class Card:
     def parse(text: str) -> Card:
         card = parse_card(text)
         if not isinstance(card, Card):
-            raise InvalidMoveError(f"{card} is a tactic card, not a clan card")
+            raise InvalidMoveError(say("{card} is a tactic card, not a clan card", card=str(card)))
         return card
 
     def sort_key(self) -> tuple[int, int]:
@@ -111,27 +112,30 @@ class Tactic(enum.Enum):
     EXCHANGE = "exchange"
 
     @property
-    def title(self) -> str:
+    def title(self) -> Phrase:
+        """The card's name for people: its English text ("Shield-Bearer") as a Phrase, which
+        `lang.localise` says in a reader's language (the value stays the notation)."""
         return _TACTIC_TITLES[self]
 
 
-_TACTIC_TITLES = {
-    Tactic.JOKER: "Joker",
-    Tactic.SPY: "Spy",
-    Tactic.SHIELD: "Shield-Bearer",
-    Tactic.BLIND: "Blind-Man's Bluff",
-    Tactic.MUD: "Mud Fight",
-    Tactic.RECRUITER: "Recruiter",
-    Tactic.STRATEGIST: "Strategist",
-    Tactic.BANSHEE: "Banshee",
-    Tactic.TRAITOR: "Traitor",
-    Tactic.REDEPLOY: "Redeployment",
-    Tactic.RECRUIT: "Recruitment",
-    Tactic.DESERT: "Desertion",
-    Tactic.TREASON: "Treason",
-    Tactic.EXPLODE: "Explosion",
-    Tactic.SUPPORT: "Support",
-    Tactic.EXCHANGE: "Exchange",
+# The printed names of the tactic cards (see lang/GLOSSARY.md for the editions' words).
+_TACTIC_TITLES: dict[Tactic, Phrase] = {
+    Tactic.JOKER: say_in("tactic card", "Joker"),
+    Tactic.SPY: say_in("tactic card", "Spy"),
+    Tactic.SHIELD: say_in("tactic card", "Shield-Bearer"),
+    Tactic.BLIND: say_in("tactic card", "Blind-Man's Bluff"),
+    Tactic.MUD: say_in("tactic card", "Mud Fight"),
+    Tactic.RECRUITER: say_in("tactic card", "Recruiter"),
+    Tactic.STRATEGIST: say_in("tactic card", "Strategist"),
+    Tactic.BANSHEE: say_in("tactic card", "Banshee"),
+    Tactic.TRAITOR: say_in("tactic card", "Traitor"),
+    Tactic.REDEPLOY: say_in("tactic card", "Redeployment"),
+    Tactic.RECRUIT: say_in("tactic card", "Recruitment"),
+    Tactic.DESERT: say_in("tactic card", "Desertion"),
+    Tactic.TREASON: say_in("tactic card", "Treason"),
+    Tactic.EXPLODE: say_in("tactic card", "Explosion"),
+    Tactic.SUPPORT: say_in("tactic card", "Support"),
+    Tactic.EXCHANGE: say_in("tactic card", "Exchange"),
 }
 
 # Forgiving spellings, compared after lower-casing and removing everything but letters.
@@ -199,13 +203,18 @@ AnyCard: TypeAlias = Card | TacticCard
 
 
 def card_name(card: AnyCard) -> str:
-    """A card as sentences name it: "R7", "Joker", "Mud Fight" (after "their", "'s")."""
+    """A card as sentences name it: "R7", "Joker", "Mud Fight" (after "their", "'s"); a
+    tactic card's name is a Phrase."""
     return card.kind.title if isinstance(card, TacticCard) else str(card)
 
 
 def card_named(card: AnyCard) -> str:
-    """A card as the object of a sentence: "R7", "the Joker"."""
-    return f"the {card.kind.title}" if isinstance(card, TacticCard) else str(card)
+    """A card as the object of a sentence: "R7", "the Joker" (a Phrase)."""
+    if isinstance(card, TacticCard):
+        # TRANSLATORS: a tactic card as the object of a sentence ("Alice played the Joker on
+        # stone 3"); {card} is the card's name.
+        return say_in("card as object", "the {card}", card=card.kind.title)
+    return str(card)
 
 
 _COLOR_WORDS = {c.label: c for c in Color} | {c.letter.lower(): c for c in Color}
@@ -227,11 +236,16 @@ def parse_card(text: str) -> AnyCard:
         kind = _TACTIC_ALIASES[m.group(1)]
         copy = int(m.group(2) or 1)
         if kind is not Tactic.JOKER and m.group(2):
-            raise InvalidMoveError(f"there is only one {kind.title} card")
+            raise InvalidMoveError(say("there is only one {card} card", card=kind.title))
         return TacticCard(kind, copy)
     raise InvalidMoveError(
-        f"{quote(text)} is not a card; write a colour letter and a value like R7 or B3,"
-        " or a tactic card's name like joker"
+        # TRANSLATORS: {text} is what the player typed, in quotes. R7, B3 and joker are
+        # notation: keep them as they are.
+        say(
+            "{text} is not a card; write a colour letter and a value like R7 or B3,"
+            " or a tactic card's name like joker",
+            text=quote(text),
+        )
     )
 
 
@@ -255,8 +269,9 @@ def card_code(card: AnyCard) -> str:
 
 
 def format_cards(cards: Iterable[AnyCard]) -> str:
-    """Cards in canonical text separated by spaces, or "nothing"."""
-    return " ".join(str(c) for c in cards) or "nothing"
+    """Cards in canonical text separated by spaces, or "nothing" (a Phrase)."""
+    # TRANSLATORS: in place of a list of cards, when there is none ("you hold nothing").
+    return " ".join(str(c) for c in cards) or say_in("no cards", "nothing")
 
 
 def sort_cards(cards: Iterable[T]) -> list[T]:

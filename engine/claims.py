@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.cards import AnyCard, Card
 from engine.formations import Formation, FormationRules, Slot
+from engine.phrases import Phrase, say, say_n
 from engine.proof import Completion, Pool, best_completion, evaluate
 
 
@@ -49,35 +50,77 @@ class ClaimCheck:
 
     @property
     def reason(self) -> str:
+        """Why the claim fails, for the claimant (a Phrase)."""
         mine, theirs = self.formation, self.against
-        head = f"You cannot {self.verb} {self.noun} {self.place}"
+        tile = self.noun == "tile"
+        v: dict[str, str | int] = {"place": self.place}
         if self.why == "tie-lost" and mine is not None:
-            why = f"both sides make {mine.describe()}, and your opponent completed theirs first"
-        elif self.why == "weaker" and mine is not None and theirs is not None:
-            opponents = "your opponent's"
-            why = f"{_whose(theirs, opponents)} beats {_whose(mine, 'your')}"
-        elif self.why == "beatable" and mine is not None and self.completion is not None:
-            added = " ".join(str(c) for c in self.completion.added)
-            why = (
-                f"your opponent could still add {added} and make"
-                f" {self.completion.formation.describe()}, which beats {_whose(mine, 'your')}"
-            )
-            if self.own:
-                held = " ".join(str(c) for c in self.own)
-                why += (
-                    f". {held} {'is' if len(self.own) == 1 else 'are'} in your own hand, but a"
-                    " claim must hold against every card not face-up on the table, your hand"
-                    " included, since the proof does not look into hands"
+            v["formation"] = mine.describe()
+            if tile:
+                return say(
+                    "You cannot take tile {place}: both sides make {formation}, and your"
+                    " opponent completed theirs first.",
+                    **v,
                 )
-            return f"{head} yet: {why}."
-        else:
-            return self.why
-        return f"{head}: {why}."
+            return say(
+                "You cannot claim stone {place}: both sides make {formation}, and your"
+                " opponent completed theirs first.",
+                **v,
+            )
+        if self.why == "weaker" and mine is not None and theirs is not None:
+            v["mine"] = mine.describe(article=False)
+            v["theirs"] = theirs.describe(article=False)
+            if tile:
+                # TRANSLATORS: {theirs} and {mine} are formations without an article
+                # ("colour run G5 G6 G7 (18)", "lower sum R1 B2 (3)").
+                return say(
+                    "You cannot take tile {place}: your opponent's {theirs} beats your {mine}.",
+                    **v,
+                )
+            return say(
+                # TRANSLATORS: {theirs} and {mine} are formations without an article
+                # ("colour run G5 G6 G7 (18)").
+                "You cannot claim stone {place}: your opponent's {theirs} beats your {mine}.",
+                **v,
+            )
+        if self.why == "beatable" and mine is not None and self.completion is not None:
+            v["cards"] = " ".join(str(c) for c in self.completion.added)
+            v["formation"] = self.completion.formation.describe()
+            v["mine"] = mine.describe(article=False)
+            if tile:
+                refusal = say(
+                    "You cannot take tile {place} yet: your opponent could still add {cards}"
+                    " and make {formation}, which beats your {mine}.",
+                    **v,
+                )
+            else:
+                refusal = say(
+                    # TRANSLATORS: {cards} are card codes ("R5 R6"); {formation} is a formation
+                    # with its article, {mine} one without ("colour run G5 G6 G7 (18)").
+                    "You cannot claim stone {place} yet: your opponent could still add {cards}"
+                    " and make {formation}, which beats your {mine}.",
+                    **v,
+                )
+            if not self.own:
+                return refusal
+            held = " ".join(str(c) for c in self.own)
+            note = _own_cards_note(held, len(self.own))
+            # TRANSLATORS: two sentences one after the other: a refusal, then a note on it.
+            return say("{refusal} {note}", refusal=refusal, note=note)
+        return self.why
 
 
-def _whose(formation: Formation, owner: str) -> str:
-    """ "your colour run R1 R2 R3 (6)", "your lower sum R0 Y1 G2 B3 (6)"."""
-    return f"{owner} {formation.describe().removeprefix('the ')}"
+def _own_cards_note(held: str, count: int) -> Phrase:
+    """Why the claimant's own cards count against them (the proof does not look into hands)."""
+    return say_n(
+        # TRANSLATORS: {cards} are card codes from the player's own hand ("R5", "R5 R6").
+        "{cards} is in your own hand, but a claim must hold against every card not face-up on"
+        " the table, your hand included, since the proof does not look into hands.",
+        "{cards} are in your own hand, but a claim must hold against every card not face-up on"
+        " the table, your hand included, since the proof does not look into hands.",
+        count,
+        cards=held,
+    )
 
 
 def check_place(
@@ -129,9 +172,21 @@ def _card_order(card: Card) -> tuple[int, int]:
 
 
 def _incomplete(place: Place, player: int, noun: str, verb: str) -> str:
-    have = len(place.slots(player))
+    v: dict[str, str | int] = {
+        "have": len(place.slots(player)),
+        "place": place.number,
+    }
     need = place.rules.size
-    return (
-        f"You need {need} cards on your side of {noun} {place.number} to {verb} it;"
-        f" you have {have}."
+    if noun == "tile":
+        return say_n(
+            "You need {count} card on your side of tile {place} to take it; you have {have}.",
+            "You need {count} cards on your side of tile {place} to take it; you have {have}.",
+            need,
+            **v,
+        )
+    return say_n(
+        "You need {count} card on your side of stone {place} to claim it; you have {have}.",
+        "You need {count} cards on your side of stone {place} to claim it; you have {have}.",
+        need,
+        **v,
     )

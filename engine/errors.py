@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from engine.phrases import say
+
 QUOTE_LIMIT = 24
 
 
@@ -34,7 +36,12 @@ class CardValueError(InvalidMoveError):
     written, so that the game can say which values it has."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(f"{text} is not a card: values run 1 to 9 (0 to 11 in Schotten Totten 2).")
+        super().__init__(
+            # TRANSLATORS: {card} is a card code as written, such as R12.
+            say(
+                "{card} is not a card: values run 1 to 9 (0 to 11 in Schotten Totten 2).", card=text
+            )
+        )
         self.text = text
 
 

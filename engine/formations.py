@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Color, TacticCard
+from engine.phrases import Phrase, say_in, say_n
 
 
 class FormationType(enum.IntEnum):
@@ -27,18 +28,27 @@ class FormationType(enum.IntEnum):
     SAME_STRENGTH = 3
     COLOR_RUN = 4
 
-    def label(self, size: int = 3) -> str:
+    def label(self, size: int = 3) -> Phrase:
+        """The type's name for players (a Phrase): "colour run", "three of a kind"."""
         if self is FormationType.SAME_STRENGTH:
-            return {2: "pair", 3: "three of a kind", 4: "four of a kind"}.get(size, "same strength")
+            return _SAME_LABELS.get(size, SAME_STRENGTH)
         return _TYPE_LABELS[self]
 
 
-_TYPE_LABELS = {
-    FormationType.SUM: "sum",
-    FormationType.RUN: "run",
-    FormationType.COLOR: "colour",
-    FormationType.COLOR_RUN: "colour run",
+_TYPE_LABELS: dict[FormationType, Phrase] = {
+    FormationType.SUM: say_in("formation", "sum"),
+    FormationType.RUN: say_in("formation", "run"),
+    FormationType.COLOR: say_in("formation", "colour"),
+    FormationType.COLOR_RUN: say_in("formation", "colour run"),
 }
+# Same strength, by the number of cards.
+_SAME_LABELS: dict[int, Phrase] = {
+    2: say_in("formation", "pair"),
+    3: say_in("formation", "three of a kind"),
+    4: say_in("formation", "four of a kind"),
+}
+# The wall tiles' word for it, whatever the size (RULINGS' table).
+SAME_STRENGTH = say_in("formation", "same strength")
 
 ALL_TYPES: frozenset[FormationType] = frozenset(FormationType)
 SUM_ONLY: frozenset[FormationType] = frozenset({FormationType.SUM})
@@ -73,23 +83,36 @@ class FormationRules:
             return -total
         return self.counted(actual) * _RANK + total
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """What a side needs, for players: "3 cards, all formations", "4 cards, lower sum wins"."""
+        # TRANSLATORS: what a side of a wall tile needs; {kinds} is "all formations", "sum
+        # only", "lower sum wins", "colour and sum"...
+        return say_n(
+            "{count} card, {kinds}", "{count} cards, {kinds}", self.size, kinds=self.condition()
+        )
+
+    def condition(self) -> Phrase:
+        """Which formations count, for players: "all formations", "colour and sum"."""
         if self.lower_sum_wins:
-            kinds = "lower sum wins"
+            kinds = say_in("tile rules", "lower sum wins")
         elif self.types == ALL_TYPES:
-            kinds = "all formations"
+            kinds = say_in("tile rules", "all formations")
         elif self.types == SUM_ONLY:
-            kinds = "sum only"
+            kinds = say_in("tile rules", "sum only")
         else:
             # The tile's own words (RULINGS' table): "same strength", whatever the size.
-            kinds = " and ".join(
-                "same strength" if t is FormationType.SAME_STRENGTH else t.label(self.size)
+            labels = [
+                SAME_STRENGTH if t is FormationType.SAME_STRENGTH else t.label(self.size)
                 for t in sorted(self.types, reverse=True)
                 if t is not FormationType.SUM
-            )
-            kinds += " and sum"
-        return f"{self.size} cards, {kinds}"
+            ]
+            types = labels[0]
+            for label in labels[1:]:
+                # TRANSLATORS: two formation types a wall tile counts ("colour and run").
+                types = say_in("tile rules", "{first} and {second}", first=types, second=label)
+            # TRANSLATORS: {types} is a formation type, such as "colour" or "run".
+            kinds = say_in("tile rules", "{types} and sum", types=types)
+        return kinds
 
 
 def split_key(key: int) -> tuple[FormationType, int]:
@@ -130,13 +153,29 @@ class Formation:
         """The card each wild card stands for (RULINGS ST1-11: shown once a stone is claimed)."""
         return {w: c for c, w in zip(self.cards, self.wilds, strict=True) if w is not None}
 
-    def describe(self) -> str:
-        """For players: "colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)"."""
-        kind = "the lower sum" if self.lower_sum_wins else self.type.label(len(self.cards))
+    def describe(self, *, article: bool = True) -> Phrase:
+        """For players: "colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)" (without
+        `article`: "lower sum R1 B2 Y0 G3 (6)", after "your")."""
         # In value order, as players lay a run out (G3 G4 G5, not G4 G5 G3).
         pairs = sorted(zip(self.cards, self.wilds, strict=True), key=lambda p: p[0].value)
         shown = " ".join(str(c) if w is None else f"{c}({w})" for c, w in pairs)
-        return f"{kind} {shown} ({self.total})"
+        if self.lower_sum_wins:
+            if article:
+                # TRANSLATORS: a formation on a tile where the lower sum wins; {cards} are card
+                # codes ("R1 B2 Y0 G3"), {total} their sum.
+                return say_in(
+                    "formation", "the lower sum {cards} ({total})", cards=shown, total=self.total
+                )
+            return say_in("formation", "lower sum {cards} ({total})", cards=shown, total=self.total)
+        # TRANSLATORS: a formation: {kind} is its type ("colour run", "three of a kind"),
+        # {cards} card codes ("G5 G6 G7"), {total} their sum: "colour run G5 G6 G7 (18)".
+        return say_in(
+            "formation",
+            "{kind} {cards} ({total})",
+            kind=self.type.label(len(self.cards)),
+            cards=shown,
+            total=self.total,
+        )
 
 
 def classify(values: Sequence[int], colors: Sequence[Color]) -> FormationType:

@@ -10,6 +10,7 @@ from engine.errors import GameError
 from engine.events import Event
 from engine.moves import Resign
 from engine.outcome import Outcome
+from engine.phrases import say
 
 
 class MatchPlay:
@@ -47,7 +48,7 @@ class MatchPlay:
 
     def apply(self, move: Any, player: int | None = None) -> list[Event]:
         if self.outcome is not None:
-            raise GameError("The match is over.")
+            raise GameError(say("The match is over."))
         events = self.game.apply(move, player)
         if self.game.outcome is not None:
             # README R-4: resigning (or running out of time) gives up the whole match.

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.cards import AnyCard, parse_card
 from engine.errors import CardValueError, InvalidMoveError, quote
+from engine.phrases import Phrase, say, say_in
 
 
 class Notation:
@@ -149,22 +150,39 @@ def parse_draw(rest: list[str], decks: tuple[str, str]) -> Draw:
         for deck in decks:
             if word == deck or word == deck[0]:
                 return Draw(deck)
-    raise InvalidMoveError(f"Say which deck to draw from: `draw {decks[0]}` or `draw {decks[1]}`.")
+    raise InvalidMoveError(
+        # TRANSLATORS: {first} and {second} are deck names in notation (clan, tactic, siege).
+        say(
+            "Say which deck to draw from: `draw {first}` or `draw {second}`.",
+            first=decks[0],
+            second=decks[1],
+        )
+    )
 
 
-def no_such_value(card: str, place: str) -> str:
+def no_such_value(card: str, place: str) -> Phrase:
     """ "R12 is not a Schotten Totten 2 card; values run 0 to 11." Stones are Schotten
     Totten's places and tiles Schotten Totten 2's."""
     if place == "tile":
-        return f"{card} is not a Schotten Totten 2 card; values run 0 to 11."
-    return f"{card} is not a Schotten Totten card; values run 1 to 9."
+        return say("{card} is not a Schotten Totten 2 card; values run 0 to 11.", card=card)
+    return say("{card} is not a Schotten Totten card; values run 1 to 9.", card=card)
+
+
+def no_place(place: str, word: str) -> Phrase:
+    """ "There is no stone '99'." """
+    # TRANSLATORS: {number} is what the player wrote, in quotes.
+    if place == "tile":
+        return say("There is no tile {number}.", number=quote(word, 8))
+    if place == "stone":
+        return say("There is no stone {number}.", number=quote(word, 8))
+    return say("There is no place {number}.", number=quote(word, 8))
 
 
 def parse_play(words: list[str], place: str, hint: str) -> Play:
     """`R7 3`, `red 7 3`, `R 7 3`, `3 R7`, `play R7 on stone 3`."""
     words = [w for w in words if w not in FILLER]
     if not words:
-        raise InvalidMoveError(f"Say which card to play and where. Try {hint}.")
+        raise InvalidMoveError(say("Say which card to play and where. Try {hint}.", hint=hint))
     for card_words, where in ((words[:-1], words[-1]), (words[1:], words[0])):
         if card_words and is_number_word(where):
             try:
@@ -175,7 +193,7 @@ def parse_play(words: list[str], place: str, hint: str) -> Play:
                 continue
             n = number(where)
             if n is None:
-                raise InvalidMoveError(f"There is no {place} {quote(where, 8)}.")
+                raise InvalidMoveError(no_place(place, where))
             return Play(card, n)
     card_text = " ".join(words)
     try:
@@ -183,8 +201,17 @@ def parse_play(words: list[str], place: str, hint: str) -> Play:
     except CardValueError as e:
         raise InvalidMoveError(no_such_value(e.text, place)) from None
     except InvalidMoveError:
-        raise InvalidMoveError(f"I cannot read {quote(card_text)} as a move. Try {hint}.") from None
-    raise InvalidMoveError(f"Say where to play {card}: for example `{card} 3` for {place} 3.")
+        raise InvalidMoveError(
+            # TRANSLATORS: {text} is what the player wrote, in quotes; {hint} example moves.
+            say("I cannot read {text} as a move. Try {hint}.", text=quote(card_text), hint=hint)
+        ) from None
+    if place == "tile":
+        raise InvalidMoveError(
+            say("Say where to play {card}: for example `{card} 3` for tile 3.", card=str(card))
+        )
+    raise InvalidMoveError(
+        say("Say where to play {card}: for example `{card} 3` for stone 3.", card=str(card))
+    )
 
 
 def card_list(words: list[str], what: str) -> list[AnyCard]:
@@ -202,10 +229,25 @@ def card_list(words: list[str], what: str) -> list[AnyCard]:
             i += width
             break
         else:
-            raise InvalidMoveError(f"I cannot read {quote(words[i])} as a card in `{what}`.")
+            raise InvalidMoveError(
+                # TRANSLATORS: {text} is what the player wrote; {move} a move keyword (give).
+                say("I cannot read {text} as a card in `{move}`.", text=quote(words[i]), move=what)
+            )
     if not out:
-        raise InvalidMoveError(f"Say which cards to {what}, for example `{what} R3 joker`.")
+        raise InvalidMoveError(_which_cards(what))
     return out
+
+
+def _which_cards(what: str) -> Phrase:
+    """ "Say which cards to return, for example `return R3 joker`." """
+    match what:
+        case "return":
+            return say("Say which cards to return, for example `return R3 joker`.")
+        case "give":
+            return say("Say which cards to give, for example `give R3 joker`.")
+        case "support":
+            return say("Say which cards to support, for example `support R3 joker`.")
+    return say("Say which cards, for example `{move} R3 joker`.", move=what)
 
 
 def at(card: AnyCard, place: int | None) -> str:
@@ -239,14 +281,14 @@ def parse_taking(
     discard = False
     if target != "none":
         if not words:
-            raise InvalidMoveError(f"Say which card and where. {hint}")
+            raise InvalidMoveError(say("Say which card and where. {hint}", hint=hint))
         last = words.pop()
         if is_number_word(last):
             where = _place_number(last, place, hint)
         elif target == "place-or-discard" and last in discard_words:
             discard = True
         else:
-            raise InvalidMoveError(f"Say where the card goes. {hint}")
+            raise InvalidMoveError(say("Say where the card goes. {hint}", hint=hint))
     card_text = " ".join(words)
     m = re.fullmatch(r"([0-9]+):(.+)", card_text)
     if m:
@@ -256,18 +298,41 @@ def parse_taking(
         source = _place_number(words[0], place, hint)
         card_text = " ".join(words[1:])
     if not card_text or is_number_word(card_text):
-        raise InvalidMoveError(f"Say which card the {head.title()} takes. {hint}")
+        taker = _TAKERS.get(head, head.title())
+        # TRANSLATORS: {card} is the tactic card played ("Traitor"); {hint} an example move.
+        raise InvalidMoveError(
+            say("Say which card the {card} takes. {hint}", card=taker, hint=hint)
+        )
     try:
         card = parse_card(card_text)
     except CardValueError as e:
         raise InvalidMoveError(no_such_value(e.text, place)) from None
     except InvalidMoveError:
-        raise InvalidMoveError(f"I cannot read {quote(card_text)} as a card. {hint}") from None
+        raise InvalidMoveError(
+            say("I cannot read {text} as a card. {hint}", text=quote(card_text), hint=hint)
+        ) from None
     return card, source, where, discard
+
+
+# The cards that take a card from the table, as "Say which card the ... takes" names them
+# (the move's keyword, capitalised).
+_TAKERS: dict[str, str] = {
+    "strategist": say_in("tactic card", "Strategist"),
+    "banshee": say_in("tactic card", "Banshee"),
+    "traitor": say_in("tactic card", "Traitor"),
+    "treason": say_in("tactic card", "Treason"),
+    # TRANSLATORS: the Desertion card, named after its move `desert`.
+    "desert": say_in("tactic card", "Desert"),
+    # TRANSLATORS: the Redeployment card, named after its move `redeploy`.
+    "redeploy": say_in("tactic card", "Redeploy"),
+    # TRANSLATORS: the Recruitment card, named after its move `recruit`.
+    "recruit": say_in("tactic card", "Recruit"),
+}
 
 
 def _place_number(word: str, place: str, hint: str) -> int:
     n = number(word)
     if n is None:
-        raise InvalidMoveError(f"There is no {place} {quote(word, 8)}. {hint}")
+        # TRANSLATORS: two sentences: there is no such place; then an example move.
+        raise InvalidMoveError(say("{refusal} {hint}", refusal=no_place(place, word), hint=hint))
     return n

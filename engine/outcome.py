@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from engine.phrases import Phrase, say_in
+
 
 class Termination(enum.Enum):
     """Why a game ended."""
@@ -21,6 +23,29 @@ class Termination(enum.Enum):
     # Either game
     RESIGNED = "resignation"
     TIMEOUT = "time ran out"
+
+    @property
+    def reason(self) -> Phrase:
+        """Why the game ended, for players (a Phrase: its English text is `value`, which
+        stays English because it is stored and compared)."""
+        return _REASONS[self]
+
+
+# TRANSLATORS: why a game ended, shown in brackets after the result: "Alice wins (five stones)".
+_REASONS: dict[Termination, Phrase] = {
+    Termination.THREE_ADJACENT: say_in("game end", "three adjacent stones"),
+    Termination.FIVE_STONES: say_in("game end", "five stones"),
+    Termination.NO_MOVES: say_in("game end", "neither player can play or claim"),
+    Termination.DAMAGED_TILE_TAKEN: say_in("game end", "control of a damaged wall tile"),
+    Termination.FOURTH_TILE_DAMAGED: say_in("game end", "a fourth wall tile damaged"),
+    Termination.DECK_EMPTY: say_in("game end", "the deck ran out"),
+    Termination.DEFENDER_CANNOT_PLAY: say_in(
+        "game end", "every space on the Defender's side is full: the wall holds"
+    ),
+    Termination.RESIGNED: say_in("game end", "resignation"),
+    Termination.TIMEOUT: say_in("game end", "time ran out"),
+}
+assert all(_REASONS[t] == t.value for t in Termination)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import Protocol, TypeVar
 
 from engine.cards import AnyCard, TacticCard
 from engine.errors import IllegalMoveError
+from engine.phrases import Phrase, say
 
 
 class HasSides(Protocol):
@@ -34,7 +35,8 @@ def locate(
     card: AnyCard, places: Sequence[P], side: int, source: int | None, whose: str, noun: str
 ) -> tuple[P, AnyCard]:
     """Where `card` lies on `side` of the board; `source` (a place number) when the player
-    said where. Raises a player-facing error when it is not there."""
+    said where. Raises a player-facing error when it is not there. `whose` is "your" or
+    "your opponent's" (whose side it is, for the reader), `noun` "stone" or "tile"."""
     if source is not None:
         for place in places:
             if place.number == source:
@@ -45,9 +47,36 @@ def locate(
         found = pick(card, place.sides[side])
         if found is not None:
             if source is not None:
-                raise IllegalMoveError(
-                    f"{found} is on {noun} {place.number}, not on {noun} {source}."
-                )
+                raise IllegalMoveError(_elsewhere(str(found), noun, place.number, source))
             return place, found
-    where = f"{noun} {source}" if source is not None else f"any {noun}"
-    raise IllegalMoveError(f"{card} is not on {whose} side of {where}.")
+    raise IllegalMoveError(_missing(str(card), whose == "your", noun, source))
+
+
+def _elsewhere(card: str, noun: str, place: int, source: int) -> Phrase:
+    values: dict[str, str | int] = {"card": card, "place": place, "source": source}
+    if noun == "tile":
+        return say("{card} is on tile {place}, not on tile {source}.", **values)
+    return say("{card} is on stone {place}, not on stone {source}.", **values)
+
+
+def _missing(card: str, mine: bool, noun: str, source: int | None) -> Phrase:
+    """ "G5 is not on your opponent's side of stone 3." """
+    v: dict[str, str | int] = {"card": card}
+    if source is not None:
+        v["place"] = source
+    match (noun == "tile", mine, source is None):
+        case (False, True, False):
+            return say("{card} is not on your side of stone {place}.", **v)
+        case (False, True, True):
+            return say("{card} is not on your side of any stone.", **v)
+        case (False, False, False):
+            return say("{card} is not on your opponent's side of stone {place}.", **v)
+        case (False, False, True):
+            return say("{card} is not on your opponent's side of any stone.", **v)
+        case (True, True, False):
+            return say("{card} is not on your side of tile {place}.", **v)
+        case (True, True, True):
+            return say("{card} is not on your side of any tile.", **v)
+        case (True, False, False):
+            return say("{card} is not on your opponent's side of tile {place}.", **v)
+    return say("{card} is not on your opponent's side of any tile.", **v)

@@ -148,10 +148,19 @@ def languages() -> list[str]:
 
 
 def _write(path: Path, catalog: Catalog) -> None:
+    """Write a catalog, unless only its creation date would change (no churn in diffs)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    catalog.fuzzy = False  # the header: the catalog is in use, not a draft
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, sort_output=False, omit_header=False)
-    path.write_bytes(buf.getvalue())
+    new = buf.getvalue()
+    if path.exists() and _undated(path.read_bytes()) == _undated(new):
+        return
+    path.write_bytes(new)
+
+
+def _undated(data: bytes) -> bytes:
+    return re.sub(rb'"(POT-Creation-Date|PO-Revision-Date): [^"]*"', b"", data)
 
 
 def read(path: Path, language: str | None = None) -> Catalog:

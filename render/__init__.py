@@ -3,6 +3,7 @@
     render_board(view, names=("Alice", "Bob"))   # the table, as everyone may see it
     render_board(view, names=..., bottom_seat=1) # the same, from seat 1's side
     render_hand(view, name="Alice")              # the viewer's own hand, for a DM
+    render_board(view, names=..., locale="fr")   # in French (a Discord locale works too)
 
 Nothing here keeps state between calls, touches Discord or a database, or sees more than the
 view holds; calls are safe from several threads at once (see cards.py and text.py).
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
+from lang import speaking
 from render import hand, png, st1_board, st2_board
 from render.theme import DEFAULT_THEME, Theme
 
@@ -36,11 +38,20 @@ def render_board(
     names: Sequence[str],
     theme: Theme = DEFAULT_THEME,
     bottom_seat: int | None = None,
+    locale: str | None = None,
 ) -> bytes:
     """The board as PNG bytes. `names` are the display names of seat 0 and seat 1.
     `bottom_seat` is the seat whose side is drawn nearest the reader (its cards on the
     left of each row); by default the viewer's, or seat 0 (Schotten Totten) or the Attacker
-    (Schotten Totten 2) for a spectator."""
+    (Schotten Totten 2) for a spectator. `locale`: the language of its words, our code
+    ("en", "fr", "de") or a Discord locale; English by default."""
+    with speaking(locale):
+        return _render_board(view, names, theme, bottom_seat)
+
+
+def _render_board(
+    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
+) -> bytes:
     view = _check(view)
     if len(names) != 2:
         raise ValueError("names: the display names of seat 0 and seat 1")
@@ -56,6 +67,14 @@ def render_board(
     return png.encode(image)
 
 
-def render_hand(view: AnyView, *, name: str | None = None, theme: Theme = DEFAULT_THEME) -> bytes:
-    """The viewer's hand as PNG bytes. The view must be a seat's (`match.view(seat)`)."""
-    return png.encode(hand.render(_check(view), name, theme))
+def render_hand(
+    view: AnyView,
+    *,
+    name: str | None = None,
+    theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
+) -> bytes:
+    """The viewer's hand as PNG bytes. The view must be a seat's (`match.view(seat)`).
+    `locale`: as for `render_board`."""
+    with speaking(locale):
+        return png.encode(hand.render(_check(view), name, theme))

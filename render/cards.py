@@ -6,9 +6,10 @@ its colour's symbol and its letter, so that it reads without seeing colour; a ta
 near-black with a gold frame and its name. A wild card on a claimed stone shows the card it
 became under a strip with its own name ("Joker = G7").
 
-The cache is an `lru_cache` keyed by card, face, game and theme (all immutable values): it is
-safe to use from several threads, and a sprite computed twice by a race is identical. The
-returned images are shared and must only be pasted, never changed.
+The cache is an `lru_cache` keyed by card, face, game and theme (all immutable values), and
+for tactic cards, whose faces carry words, by the language too: it is safe to use from several
+threads, and a sprite computed twice by a race is identical. The returned images are shared
+and must only be pasted, never changed.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from PIL import Image, ImageChops, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
 from engine.cards import AnyCard, Card, TacticCard
+from lang import current
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
 from render.theme import Theme
-from render.words import category, hint, short_title, value_range
+from render.words import category, hint, short_title, title, value_range
 
 BOARD = "board"
 HAND = "hand"
@@ -46,16 +48,19 @@ def card_sprite(
     """The RGBA sprite of `card` in `face` (BOARD, HAND or CHIP). `wild` is the card a wild
     card stands for on a claimed stone; `dim` greys and hatches it (cannot be played now,
     or on the losing side of a claimed stone)."""
+    # Clan cards carry no words: one sprite for every language.
+    language = current() if isinstance(card, TacticCard) or wild is not None else ""
     if text.is_recording():
         # Drawn afresh, so that the recorder sees the words on the card.
-        return _sprite.__wrapped__(_key(card), face, theme, game, wild, dim)
-    return _sprite(_key(card), face, theme, game, wild, dim)
+        return _sprite.__wrapped__(_key(card), face, theme, game, wild, dim, language)
+    return _sprite(_key(card), face, theme, game, wild, dim, language)
 
 
 @lru_cache(maxsize=2048)
 def _sprite(
-    card: AnyCard, face: str, theme: Theme, game: str, wild: Card | None, dim: bool
+    card: AnyCard, face: str, theme: Theme, game: str, wild: Card | None, dim: bool, language: str
 ) -> Image.Image:
+    # `language` is only a key: the words are drawn in the current one, which it names.
     if face == CHIP:
         img = _chip(card, theme)
     elif face == BOARD:
@@ -73,8 +78,14 @@ def chip_width(card: AnyCard, theme: Theme) -> int:
     """Chips of tactic cards are as wide as their name."""
     if isinstance(card, Card):
         return theme.chip.w + (12 if card.value >= 10 else 0)
+    return _title_width(card.kind, theme, current())
+
+
+@lru_cache(maxsize=512)
+def _title_width(kind: object, theme: Theme, language: str) -> int:
+    # A tactic chip's width, by language (`language` is only a key, as in `_sprite`).
     f = text.bold(theme, theme.small_size)
-    return round(f.getlength(short_title(card.kind))) + 16
+    return round(f.getlength(short_title(kind))) + 16  # type: ignore[arg-type]
 
 
 def _canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
@@ -120,19 +131,24 @@ def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Im
         strip = (small + 5) * s
         d.rounded_rectangle((0, 0, w * s - 1, strip), theme.radius * s, fill=theme.tactic_fill)
         d.rectangle((0, strip - theme.radius * s, w * s - 1, strip), fill=theme.tactic_fill)
-        f = _fitting(short_title(card.kind), theme, (w - 4) * s, small * s, bold=True)
-        text.draw(
-            d, (w * s / 2, strip / 2), short_title(card.kind), f, theme.tactic_text, "mm", scale=s
-        )
+        name = short_title(card.kind)
+        f = _fitting(name, theme, (w - 4) * s, small * s, bold=True)
+        room = (2 * s, 0, (w - 2) * s, strip)
+        text.draw(d, (w * s / 2, strip / 2), name, f, theme.tactic_text, "mm", scale=s, room=room)
         d.rounded_rectangle(
             (0, 0, w * s - 1, h * s - 1), theme.radius * s, outline=theme.tactic_gold, width=3 * s
         )
         _clan_face(d, wild, theme, (0, strip, w * s, h * s), s)
     else:
         _tactic_body(d, w, h, s, theme)
-        title = short_title(card.kind)
-        f = _fitting(title, theme, (w - 8) * s, (small + 1) * s, bold=True)
-        text.draw(d, (w * s / 2, h * s * 0.32), title, f, theme.tactic_text, "mm", scale=s)
+        label = short_title(card.kind)
+        # As wide as the card's outer border allows: the English "Shield" already reaches
+        # over the inner gold line.
+        f = _fitting(label, theme, (w - 4) * s, (small + 1) * s, bold=True)
+        room = (2 * s, 0, (w - 2) * s, h * s)
+        text.draw(
+            d, (w * s / 2, h * s * 0.32), label, f, theme.tactic_text, "mm", scale=s, room=room
+        )
         f2 = text.regular(theme, small * s)
         text.draw(
             d,
@@ -142,18 +158,24 @@ def _board_card(card: AnyCard, theme: Theme, game: str, wild: Card | None) -> Im
             theme.tactic_gold,
             "mm",
             scale=s,
+            room=room,
         )
     return shrink(img, w, h)
 
 
 def _fitting(label: str, theme: Theme, width: int, size: int, *, bold: bool) -> FreeTypeFont:
     """`label`'s font at `size` (supersampled), smaller if it must be to fit `width`, but
-    never below the smallest text size (the phone test would catch it)."""
+    never below the smallest text size (the phone test would catch it); a bold label that
+    does not fit at that size is drawn in the regular weight, which is narrower ("Espion")."""
     s = theme.supersample
     get = text.bold if bold else text.regular
     f = get(theme, size)
     while f.getlength(label) > width and f.size - s >= theme.small_size * s:
         f = get(theme, f.size - s)
+    if bold and f.getlength(label) > width:
+        regular = text.regular(theme, f.size)
+        if regular.getlength(label) <= width:
+            return regular
     return f
 
 
@@ -200,21 +222,31 @@ def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
         return shrink(img, w, h)
     _tactic_body(d, w, h, s, theme)
     small = theme.small_size - 2  # the hand is narrower than a board: 16 px reads as 9+
-    fc = text.regular(theme, small * s)
-    text.draw(d, (W / 2, 14 * s), category(card.kind).upper(), fc, theme.tactic_gold, "mt", scale=s)
+    family = category(card.kind).upper()
+    inner = (7 * s, 7 * s, W - 7 * s, H - 7 * s)  # inside the inner gold line
+    fc = _fitting(family, theme, (w - 16) * s, small * s, bold=False)
+    if fc.getlength(family) > (w - 16) * s:
+        family = category(card.kind)  # capitals are wider: "Troupe d'élite"
+    text.draw(d, (W / 2, 14 * s), family, fc, theme.tactic_gold, "mt", scale=s, room=inner)
     # The largest size at which the name fits on two lines ("Blind-Man's Bluff").
     ft, names = text.lines(
-        card.kind.title, theme, (20 * s, 19 * s, 18 * s), (w - 16) * s, 2, strong=True
+        title(card.kind),
+        theme,
+        (20 * s, 19 * s, 18 * s),
+        (w - 16) * s,
+        2,
+        strong=True,
+        hyphenate=True,
     )
     y = H * 0.33 - (len(names) - 1) * 12 * s
     for line in names:
-        text.draw(d, (W / 2, y), line, ft, theme.tactic_text, "mm", scale=s)
+        text.draw(d, (W / 2, y), line, ft, theme.tactic_text, "mm", scale=s, room=inner)
         y += 24 * s
     fh = text.regular(theme, small * s)
-    hints = text.wrap_all(hint(card.kind, game), fh, (w - 18) * s)
+    hints = text.wrap_all(hint(card.kind, game), fh, (w - 18) * s, hyphenate=True)
     hy = H * 0.62 - max(0, len(hints) - 3) * 9 * s
     for line in hints:
-        text.draw(d, (W / 2, hy), line, fh, theme.tactic_gold, "mm", scale=s)
+        text.draw(d, (W / 2, hy), line, fh, theme.tactic_gold, "mm", scale=s, room=inner)
         hy += 19 * s
     return shrink(img, w, h)
 
@@ -233,8 +265,16 @@ def _chip(card: AnyCard, theme: Theme) -> Image.Image:
     else:
         _card_body(d, w, h, s, theme, theme.tactic_fill, theme.tactic_gold)
         f = text.bold(theme, theme.small_size * s)
+        room = (0, 0, w * s, h * s)
         text.draw(
-            d, (w * s / 2, h * s / 2), short_title(card.kind), f, theme.tactic_text, "mm", scale=s
+            d,
+            (w * s / 2, h * s / 2),
+            short_title(card.kind),
+            f,
+            theme.tactic_text,
+            "mm",
+            scale=s,
+            room=room,
         )
     return shrink(img, w, h)
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
+from lang import pgettext, speaking
 from render import png, text
 from render.frame import finish
 from render.theme import DEFAULT_THEME, Theme
@@ -61,7 +62,34 @@ AXIS_H = 70  # under the plot: the numbers, then the caption and the dates
 PAD_X = 16  # inside the plot panel, so that markers at the ends stay inside it
 PAD_Y = 14
 MIN_SPAN = 40  # rating points: a flat line is drawn in a range at least this tall
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def month(number: int) -> str:
+    """A month's short name (1 = January) in the current language, for the charts' dates."""
+    names = (
+        pgettext("month, short", "Jan"),
+        pgettext("month, short", "Feb"),
+        pgettext("month, short", "Mar"),
+        pgettext("month, short", "Apr"),
+        pgettext("month, short", "May"),
+        pgettext("month, short", "Jun"),
+        pgettext("month, short", "Jul"),
+        pgettext("month, short", "Aug"),
+        pgettext("month, short", "Sep"),
+        pgettext("month, short", "Oct"),
+        pgettext("month, short", "Nov"),
+        pgettext("month, short", "Dec"),
+    )
+    return names[number - 1]
+
+
+def result_word(result: str) -> str:
+    """ "win", "loss" or "draw" in the current language, for the rating chart's legend."""
+    if result == "win":
+        return pgettext("chart legend: a game's result", "win")
+    if result == "loss":
+        return pgettext("chart legend: a game's result", "loss")
+    return pgettext("chart legend: a game's result", "draw")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +137,18 @@ class Chart:
 
 
 def render_rating_chart(
-    series: Mapping[str, Sequence[RatingPoint]], *, name: str, theme: Theme = DEFAULT_THEME
+    series: Mapping[str, Sequence[RatingPoint]],
+    *,
+    name: str,
+    theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
 ) -> bytes:
     """A member's rating after each rated game, one line per game (keys are the games'
     names, e.g. "Schotten Totten", "Schotten Totten 2"; one or two series), wins and losses
-    marked. PNG bytes."""
-    return png.encode(rating_chart(series, name=name, theme=theme).image)
+    marked. PNG bytes. `locale`: the language of its words (our code or a Discord locale;
+    English by default)."""
+    with speaking(locale):
+        return png.encode(rating_chart(series, name=name, theme=theme).image)
 
 
 def render_chance_chart(
@@ -124,12 +158,15 @@ def render_chance_chart(
     total_moves: int,
     marks: Sequence[tuple[int, int]] = (),
     theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
 ) -> bytes:
     """Each player's estimated chance of winning over the game (0-100 %), both players on
     one chart; `marks` are (label, move) pairs, e.g. (1, 23) for the costliest move, drawn
-    as a numbered marker on the line of the player who made that move. PNG bytes."""
-    chart = chance_chart(points, names=names, total_moves=total_moves, marks=marks, theme=theme)
-    return png.encode(chart.image)
+    as a numbered marker on the line of the player who made that move. PNG bytes.
+    `locale`: as for `render_rating_chart`."""
+    with speaking(locale):
+        chart = chance_chart(points, names=names, total_moves=total_moves, marks=marks, theme=theme)
+        return png.encode(chart.image)
 
 
 # ---- the rating chart -------------------------------------------------------------------
@@ -169,13 +206,15 @@ def rating_chart(
     c = _Canvas.new(w, round(box[3]) + AXIS_H, theme)
 
     stride, size = _result_thinning(lines, axes)
-    y = _title(c, f"{_printed(name, theme)} · rating", name, theme)
+    # TRANSLATORS: the rating chart's title; {player} is the member's name.
+    y = _title(c, pgettext("chart title", "{player} · rating"), name, theme)
     _series_legend(c, [(s.label, s.style) for s in lines], y)
     _result_legend(c, lines, y + ROW_H, stride)
     _panel(c, box)
     for t in y_ticks:
         _grid_y(c, axes, t, str(t), f_tick)
-    _x_axis(c, axes, _game_ticks(count), f_tick, "rated game", _dates(lines))
+    caption = pgettext("chart axis", "rated game")
+    _x_axis(c, axes, _game_ticks(count), f_tick, caption, _dates(lines))
     for s in lines:
         pts = [(axes.x(n), axes.y(p.rating)) for n, p in zip(s.numbers, s.points, strict=True)]
         c.polyline(pts, s.style.color, LINE_W, dashed=s.style.dashed)
@@ -200,8 +239,8 @@ def _rating_series(
     if not kept:
         raise ValueError("no rated games to draw: every series is empty")
     # All the member's rated games in time order: ties keep the series' and the input's order.
-    order = sorted((p.at, k, i) for k, _, pts in kept for i, p in enumerate(pts))
-    number = {(k, i): n for n, (_, k, i) in enumerate(order, start=1)}
+    order = sorted((p.at, k, i) for k, _label, pts in kept for i, p in enumerate(pts))
+    number = {(k, i): n for n, (_at, k, i) in enumerate(order, start=1)}
     out = []
     for k, label, pts in kept:
         idx = sorted(range(len(pts)), key=lambda i, k=k: number[(k, i)])
@@ -254,8 +293,13 @@ def _dates(lines: Sequence[_Series]) -> tuple[str, str]:
 
 
 def _day(t: time.struct_time, year: bool) -> str:
-    day = f"{t.tm_mday} {MONTHS[t.tm_mon - 1]}"
-    return f"{day} {t.tm_year}" if year else day
+    if year:
+        # TRANSLATORS: a date under the rating chart: "3 Nov 2024".
+        day = pgettext("chart date", "{day} {month} {year}")
+    else:
+        # TRANSLATORS: a date under the rating chart: "3 Nov".
+        day = pgettext("chart date", "{day} {month}")
+    return day.format(day=t.tm_mday, month=month(t.tm_mon), year=t.tm_year)
 
 
 def _result_thinning(lines: Sequence[_Series], axes: _Axes) -> tuple[int, int]:
@@ -322,18 +366,31 @@ def _result_legend(c: _Canvas, lines: Sequence[_Series], y: float, stride: int) 
             halo=theme.background,
         )
         x += RESULT_SIZE + 6
-        c.word((x, cy), r, f, theme.text, "lm")
-        x += f.getlength(r) + 22
+        word = result_word(r)
+        c.word((x, cy), word, f, theme.text, "lm")
+        x += f.getlength(word) + 22
     if stride > 1:
-        note = f"results of every {_ordinal(stride)} game"
+        # TRANSLATORS: beside the results' legend when only some games are marked;
+        # {ordinal} is "2nd", "3rd"...
+        note = pgettext("chart legend", "results of every {ordinal} game")
+        note = note.format(ordinal=_ordinal(stride))
         fs = text.regular(theme, theme.small_size)
-        c.word((theme.board_width - theme.margin, cy), note, fs, theme.text_muted, "rm")
+        right = theme.board_width - theme.margin
+        c.word((right, cy), note, fs, theme.text_muted, "rm", room=(x - 8, y, right, y + ROW_H))
 
 
 def _ordinal(n: int) -> str:
-    if n % 100 in (11, 12, 13):
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+    """ "2nd", "3rd", "11th" (each translated: "2e", "2.")."""
+    last = 0 if n % 100 in (11, 12, 13) else n % 10
+    if last == 1:
+        # TRANSLATORS: these four make the {ordinal} of "results of every {ordinal} game"
+        # (a number of 2 or more): write the number as your sentence needs it ("{n}.").
+        return pgettext("ordinal", "{n}st").format(n=n)
+    if last == 2:
+        return pgettext("ordinal", "{n}nd").format(n=n)
+    if last == 3:
+        return pgettext("ordinal", "{n}rd").format(n=n)
+    return pgettext("ordinal", "{n}th").format(n=n)
 
 
 # ---- the chance chart -------------------------------------------------------------------
@@ -363,7 +420,7 @@ def chance_chart(
     axes = _Axes(box, (1, total_moves), (0.0, 1.0))
     c = _Canvas.new(w, round(box[3]) + AXIS_H, theme)
 
-    y = _title(c, "Winning chances", "", theme)
+    y = _title(c, pgettext("chart title", "Winning chances"), "", theme)
     shown = [(str(names[seat]), styles[seat]) for seat in (0, 1) if seats[seat]]
     _series_legend(c, shown, y, strong=True)
     _panel(c, box)
@@ -371,7 +428,7 @@ def chance_chart(
         _grid_y(c, axes, t, "", f_tick)
     for t in (0.0, 0.5, 1.0):
         _grid_y(c, axes, t, f"{round(t * 100)} %", f_tick, strong=t == 0.5)
-    _x_axis(c, axes, _move_ticks(total_moves), f_tick, "move", None)
+    _x_axis(c, axes, _move_ticks(total_moves), f_tick, pgettext("chart axis", "move"), None)
     for seat in (0, 1):
         pts = [(axes.x(p.move), axes.y(p.chance)) for p in seats[seat]]
         c.polyline(pts, styles[seat].color, LINE_W, dashed=styles[seat].dashed)
@@ -525,6 +582,7 @@ class _Word:
     font: FreeTypeFont
     fill: str
     anchor: str
+    room: Box | None = None
 
 
 @dataclass
@@ -599,8 +657,17 @@ class _Canvas:
         else:
             self.d.polygon(self._big(_outline(shape, x, y, r)), fill=fill)
 
-    def word(self, xy: Point, words: str, f: FreeTypeFont, fill: str, anchor: str) -> None:
-        self.words.append(_Word(xy, words, f, fill, anchor))
+    def word(
+        self,
+        xy: Point,
+        words: str,
+        f: FreeTypeFont,
+        fill: str,
+        anchor: str,
+        room: Box | None = None,
+    ) -> None:
+        """Words drawn over the finished shapes; `room` is the box they must stay in."""
+        self.words.append(_Word(xy, words, f, fill, anchor, room))
 
     def finish(self) -> Image.Image:
         s = self.theme.supersample
@@ -609,7 +676,7 @@ class _Canvas:
         img = self.big.reduce(s)
         d = ImageDraw.Draw(img)
         for w in self.words:
-            text.draw(d, w.xy, w.words, w.font, w.fill, w.anchor)
+            text.draw(d, w.xy, w.words, w.font, w.fill, w.anchor, room=w.room)
         return finish(img, img.height, self.theme)
 
 
@@ -667,20 +734,25 @@ def _printed(name: str, theme: Theme) -> str:
     return text.printable(name, theme.font_bold) or "?"
 
 
-def _title(c: _Canvas, title: str, name: str, theme: Theme) -> float:
-    """The title, shrunk or (its `name` part only) shortened to fit. Returns the y below."""
+def _title(c: _Canvas, template: str, name: str, theme: Theme) -> float:
+    """The title (`template`, with `name` as its `{player}` if it has a name), shrunk or (its
+    name only) shortened to fit. Returns the y below."""
     width = theme.board_width - 2 * theme.margin
+    printed = _printed(name, theme) if name else ""
+    title = template.format(player=printed) if name else template
     for size in (theme.title_size, 26, 24):
         f = text.bold(theme, size)
         if f.getlength(title) <= width:
             break
     else:
         if name:
-            rest = title[len(_printed(name, theme)) :]
-            title = text.fit(_printed(name, theme), f, width - round(f.getlength(rest))) + rest
+            before, _mark, after = template.partition("{player}")
+            room = width - round(f.getlength(before + after))
+            title = before + text.name(name, theme, f.size, room) + after
         else:
             title = text.fit(title, f, width)
-    c.word((theme.margin, TITLE_TOP + TITLE_H / 2), title, f, theme.text, "lm")
+    room_box = (theme.margin, TITLE_TOP, theme.margin + width, TITLE_TOP + TITLE_H)
+    c.word((theme.margin, TITLE_TOP + TITLE_H / 2), title, f, theme.text, "lm", room=room_box)
     return TITLE_TOP + TITLE_H
 
 
@@ -703,7 +775,8 @@ def _series_legend(
         c.polyline([(x, cy), (x + sample, cy)], style.color, LINE_W, dashed=style.dashed)
         c.marker(style.shape, (x + sample / 2, cy), SERIES_SIZE, style.color, halo=theme.background)
         shown = text.name(label, theme, theme.label_size, round(room - sample - 24), strong=strong)
-        c.word((x + sample + 10, cy), shown, f, theme.text, "lm")
+        box = (x + sample + 10, y, x + room - 14, y + ROW_H)
+        c.word((x + sample + 10, cy), shown, f, theme.text, "lm", room=box)
 
 
 def _panel(c: _Canvas, box: Box) -> None:
@@ -753,11 +826,34 @@ def _x_axis(
     mid = (axes.box[0] + axes.box[2]) / 2
     if dates is not None and dates[0] == dates[1]:
         # One day (or one game): the date beside the caption, not at an end of the axis.
-        caption, dates = f"{caption} · {dates[0]}", None
-    c.word((mid, row), caption, f, c.theme.text_muted, "mm")
-    if dates is not None:
-        c.word((axes.box[0] + 4, row), dates[0], f, c.theme.text, "lm")
-        c.word((axes.box[2] - 4, row), dates[1], f, c.theme.text, "rm")
+        caption = pgettext("chart axis", "{caption} · {date}").format(
+            caption=caption, date=dates[0]
+        )
+        dates = None
+    if dates is None:
+        c.word(
+            (mid, row),
+            caption,
+            f,
+            c.theme.text_muted,
+            "mm",
+            room=(axes.box[0], y1, axes.box[2], y1 + AXIS_H),
+        )
+        return
+    # The caption between the dates, clear of them.
+    first_end = axes.box[0] + 4 + f.getlength(dates[0]) + 8
+    last_start = axes.box[2] - 4 - f.getlength(dates[1]) - 8
+    half = min(mid - first_end, last_start - mid)
+    c.word(
+        (mid, row),
+        caption,
+        f,
+        c.theme.text_muted,
+        "mm",
+        room=(mid - half, y1, mid + half, y1 + AXIS_H),
+    )
+    c.word((axes.box[0] + 4, row), dates[0], f, c.theme.text, "lm")
+    c.word((axes.box[2] - 4, row), dates[1], f, c.theme.text, "rm")
 
 
 def _spaced(ticks: Sequence[int], axes: _Axes, f: FreeTypeFont) -> list[int]:

@@ -13,8 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
+from PIL.ImageFont import FreeTypeFont
 
 from engine.cards import AnyCard, Card
+from lang import _, pgettext
 from render import text
 from render.cards import BOARD, CHIP, card_sprite, chip_width
 from render.shapes import hatch, panel, paste
@@ -54,15 +56,18 @@ def block(
     fill: str | None = None,
     anchor: str = "l",
     max_lines: int = 1,
+    hyphenate: bool = False,
 ) -> float:
     """`words` at the largest of `sizes` that fits `max_lines` lines of `width` (more lines
     if it must: never cut), from the top at `xy`, aligned left ("l"), centred ("m") or right
-    ("r"). Returns the height used."""
-    f, rows = text.lines(words, theme, sizes, width, max_lines, strong=strong)
+    ("r"). Returns the height used. `hyphenate`: see `text.wrap_all` (not for names)."""
+    f, rows = text.lines(words, theme, sizes, width, max_lines, strong=strong, hyphenate=hyphenate)
     step = round(f.size * 1.25)
     x, y = xy
+    left = x if anchor == "l" else x - width / 2 if anchor == "m" else x - width
     for row in rows:
-        text.draw(d, (x, y + step / 2), row, f, fill or theme.text, anchor + "m")
+        room = (left, y, left + width, y + step)
+        text.draw(d, (x, y + step / 2), row, f, fill or theme.text, anchor + "m", room=room)
         y += step
     return len(rows) * step
 
@@ -88,7 +93,8 @@ def header(
         paste(img, panel(w - 2 * m, h, 10, theme.result, scale=theme.supersample), (m, y))
         yy = y + 8
         for row in rows:
-            text.draw(d, (w / 2, yy + step / 2), row, f, theme.text_dark, "mm")
+            room = (2 * m, yy, w - 2 * m, yy + step)
+            text.draw(d, (w / 2, yy + step / 2), row, f, theme.text_dark, "mm", room=room)
             yy += step
         y += h + 6
         y += round(
@@ -123,12 +129,13 @@ class Banner:
     name: str
     role: str | None  # "ATTACKER", "DEFENDER" (Schotten Totten 2)
     facts: Sequence[str]  # "2 stones", "7 in hand"
-    badge: str | None  # "TO PLAY", "WINNER"
+    badge: str | None  # "TO PLAY", "WINNER" (in the reader's language)
     seat_color: str
     active: bool  # the player the game waits for
     cards: Sequence[AnyCard] = ()  # actions played (Schotten Totten 2, Tactical)
     side: str = ""  # "left" or "right": where this player's cards are
     cauldrons: tuple[int, int] | None = None  # (left, of): the Defender's oil
+    won: bool = False  # the badge is the winner's (drawn in the result's colour)
 
 
 def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Banner) -> int:
@@ -149,7 +156,8 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
     ff = text.regular(theme, theme.label_size)
     extras_w = _extras_width(b, theme)
-    fact_rows = text.wrap_all(facts, ff, w - 42 - extras_w) if facts else []
+    facts_w = w - 42 - extras_w
+    fact_rows = text.wrap_all(facts, ff, facts_w, hyphenate=True) if facts else []
     line2 = max(theme.chip.h if b.cards or b.cauldrons else 0, len(fact_rows) * 25) + 8
     h = line1 + line2 + 8
 
@@ -161,20 +169,25 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     if b.role is not None:
         fr = text.bold(theme, theme.small_size)
         paste(img, panel(role_w, 28, 6, b.seat_color, scale=s), (x0, cy - 14))
-        text.draw(d, (x0 + role_w / 2, cy), b.role, fr, theme.text_dark, "mm")
+        room = (x0, cy - 14, x0 + role_w, cy + 14)
+        text.draw(d, (x0 + role_w / 2, cy), b.role, fr, theme.text_dark, "mm", room=room)
     step = round(fn.size * 1.2)
     ny = cy - (len(names) - 1) * step / 2
     for row in names:
-        text.draw(d, (name_x, ny), row, fn, theme.text, "lm")
+        room = (name_x, ny - step / 2, name_x + name_room, ny + step / 2)
+        text.draw(d, (name_x, ny), row, fn, theme.text, "lm", room=room)
         ny += step
     if b.badge is not None:
         bx = m + w - 10 - badge_w
-        fill = theme.result if b.badge == "WINNER" else theme.turn_badge
+        fill = theme.result if b.won else theme.turn_badge
         paste(img, panel(badge_w, 34, 8, fill, scale=s), (bx, cy - 17))
-        text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm")
+        room = (bx, cy - 17, bx + badge_w, cy + 17)
+        text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm", room=room)
     fy = y + 6 + line1
     for i, row in enumerate(fact_rows):
-        text.draw(d, (x0, fy + 12 + 25 * i), row, ff, theme.text_muted, "lm")
+        ry = fy + 12 + 25 * i
+        room = (x0, ry - 12.5, x0 + facts_w, ry + 12.5)
+        text.draw(d, (x0, ry), row, ff, theme.text_muted, "lm", room=room)
     ex = m + w - 10 - extras_w
     ey = fy + (line2 - 8) / 2
     if b.cauldrons is not None:
@@ -193,7 +206,7 @@ def _extras_width(b: Banner, theme: Theme) -> int:
     w = sum(chip_width(c, theme) + 6 for c in b.cards)
     if b.cauldrons is not None:
         fo = text.regular(theme, theme.label_size)
-        w += round(fo.getlength("oil")) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8
+        w += round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8
     return w
 
 
@@ -209,12 +222,18 @@ def _cauldrons(
     outlines (shape and fill differ, not only colour). Returns the x after them."""
     x, cy = xy
     fo = text.regular(theme, theme.label_size)
-    text.draw(d, (x, cy), "oil", fo, theme.text_muted, "lm")
-    x += round(fo.getlength("oil")) + 8
+    oil = _oil()
+    text.draw(d, (x, cy), oil, fo, theme.text_muted, "lm")
+    x += round(fo.getlength(oil)) + 8
     for i in range(of):
         paste(img, cauldron_icon(CAULDRON, i < left, theme), (x, cy - CAULDRON / 2))
         x += CAULDRON + 4
     return x + 8
+
+
+def _oil() -> str:
+    # TRANSLATORS: before the Defender's oil cauldrons (icons) on their banner.
+    return pgettext("cauldrons", "oil")
 
 
 def cauldron_icon(size: int, full: bool, theme: Theme) -> Image.Image:
@@ -316,9 +335,9 @@ def footer(
     m = theme.margin
     width = img.width - 2 * m
     if lm is None or move is None:
-        said = "Last move: none yet"
+        said = _("Last move: none yet")
     else:
-        said = f"Last move: {text.printable(names[move[0]], theme.font_regular)} {lm.text}"
+        said = lm.line(text.printable(names[move[0]], theme.font_regular))
     y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
     y += (
         round(
@@ -338,12 +357,15 @@ def footer(
     if discard is None:
         return y + m - 6
     fr = text.regular(theme, theme.label_size)
-    label = "Discard:"
+    # TRANSLATORS: before the chips of the discard pile, under the board.
+    label = _("Discard:")
     text.draw(d, (m, y + theme.chip.h / 2), label, fr, theme.text_muted, "lm")
     x0 = m + round(fr.getlength(label + " ")) + 6
     rows = chip_rows(discard, img.width - m - x0, theme, groups=groups)
     if not rows:
-        text.draw(d, (x0, y + theme.chip.h / 2), "empty", fr, theme.text_muted, "lm")
+        # TRANSLATORS: after "Discard:", when the discard pile is empty.
+        empty = pgettext("discard pile", "empty")
+        text.draw(d, (x0, y + theme.chip.h / 2), empty, fr, theme.text_muted, "lm")
         return y + theme.chip.h + m
     marked = draw_chips(
         img, theme, rows, (x0, y), groups=groups, highlight=lm.discarded if lm else frozenset()
@@ -369,7 +391,13 @@ def sides_line(
     s = theme.supersample
     heights = []
     for i, seat in enumerate((left, 1 - left)):
-        who = f"{roles[i]} {names[seat]}".strip()
+        if roles[i]:
+            # TRANSLATORS: over a player's cards: their role and name ("Attacker Alice").
+            who = pgettext("sides line", "{role} {player}").format(
+                role=roles[i], player=names[seat]
+            )
+        else:
+            who = names[seat]
         # No-break spaces: the arrow stays with the name it points from.
         words = f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶"
         x = m + 12 if i == 0 else img.width - m - 12
@@ -437,9 +465,22 @@ LINE_H = 23
 PILL_H = 26
 
 
-def _item_rows(item: Item, theme: Theme) -> tuple[object, list[str]]:
-    inner = CENTER_W - (20 if item.kind == "pill" else 10)
-    return text.lines(item.words, theme, (theme.small_size,), inner, 1, strong=item.strong)
+def _item_inner(item: Item) -> int:
+    return CENTER_W - (20 if item.kind == "pill" else 10)
+
+
+def _item_rows(item: Item, theme: Theme) -> tuple[FreeTypeFont, list[str]]:
+    """The item's lines: wrapped (long words hyphenated), never cut. A pill that the bold
+    weight would wrap more than the regular one is drawn regular ("BESCHÄDIGT" on one line
+    rather than hyphenated)."""
+    inner = _item_inner(item)
+    sizes = (theme.small_size,)
+    f, rows = text.lines(item.words, theme, sizes, inner, 1, strong=item.strong, hyphenate=True)
+    if item.kind == "pill" and item.strong and len(rows) > 1:
+        fr, regular = text.lines(item.words, theme, sizes, inner, 1, strong=False, hyphenate=True)
+        if len(regular) < len(rows):
+            return fr, regular
+    return f, rows
 
 
 def face_height(face: Face, theme: Theme) -> int:
@@ -471,11 +512,22 @@ def draw_face(
             fg = text.bold(theme, theme.small_size)
             gw = round(fg.getlength(item.tag)) + 12 if item.tag else 0
             tx = cx - (gw + 8) / 2 if gw else cx
-            text.draw(d, (tx, y + TITLE_H / 2), item.words, ft, item.ink or theme.text, "mm")
+            text.draw(
+                d, (tx, y + TITLE_H / 2), item.words, ft, item.ink or theme.text, "mm", room=box
+            )
             if gw:
                 gx = tx + tw / 2 + 8
                 paste(img, panel(gw, 26, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 13))
-                text.draw(d, (gx + gw / 2, y + TITLE_H / 2), item.tag, fg, theme.text_dark, "mm")
+                room = (gx, y + TITLE_H / 2 - 13, min(gx + gw, x1), y + TITLE_H / 2 + 13)
+                text.draw(
+                    d,
+                    (gx + gw / 2, y + TITLE_H / 2),
+                    item.tag,
+                    fg,
+                    theme.text_dark,
+                    "mm",
+                    room=room,
+                )
             y += TITLE_H
             continue
         f, rows = _item_rows(item, theme)
@@ -496,8 +548,10 @@ def draw_face(
                 (cx - pw / 2, y + 2),
             )
             y += 3
+        inner = _item_inner(item)
         for row in rows:
-            text.draw(d, (cx, y + LINE_H / 2), row, f, item.ink or theme.text, "mm")
+            room = (cx - inner / 2, max(y, y0), cx + inner / 2, min(y + LINE_H, y1))
+            text.draw(d, (cx, y + LINE_H / 2), row, f, item.ink or theme.text, "mm", room=room)
             y += LINE_H
         if item.kind == "pill":
             y += 3
@@ -582,4 +636,6 @@ def _side(
         f = text.regular(theme, theme.small_size)
         cy = y + card.h + CAPTION_H / 2 + 1
         anchor = "lm" if direction > 0 else "rm"
-        text.draw(d, (edge, cy), side.caption, f, theme.text_muted, anchor)
+        far = img.width - margin if direction > 0 else margin
+        room = (min(edge, far), cy - CAPTION_H / 2, max(edge, far), cy + CAPTION_H / 2)
+        text.draw(d, (edge, cy), side.caption, f, theme.text_muted, anchor, room=room)

@@ -1,6 +1,7 @@
 """Representative positions of both games and every variant, the two charts and two
-tournament standings tables, drawn for people to review (`python -m render gallery DIR`),
-tested, and timed by the benchmarks.
+tournament standings tables, drawn for people to review (`python -m render gallery DIR`:
+in English, then in French and German as NAME-fr.png and NAME-de.png), tested, and timed by
+the benchmarks.
 
 Positions are written by hand (engine/st1/position.py, engine/st2/position.py) and then
 played on with real moves, so that each picture has a last move; the match pictures come from
@@ -9,6 +10,7 @@ seeded random play. Everything is deterministic.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from render.standings import StandingRow, render_standings
 from render.theme import DEFAULT_THEME, Theme
 
 NAMES = ("Aurélie", "Bartholomew")
+# The languages of the gallery besides English: their pictures are NAME-fr.png, NAME-de.png.
+LANGUAGES = ("fr", "de")
 # Discord display names are at most 32 characters: one with spaces, one without any.
 LONG_NAMES = ("Maximiliane von Hohenzollern-Eck", "W" * 32)
 
@@ -37,10 +41,11 @@ class Picture:
     view: Any  # an engine View
     names: tuple[str, str] = NAMES
 
-    def render(self, theme: Theme = DEFAULT_THEME) -> bytes:
+    def render(self, theme: Theme = DEFAULT_THEME, locale: str | None = None) -> bytes:
         if self.what == "board":
-            return render_board(self.view, names=self.names, theme=theme)
-        return render_hand(self.view, name=self.names[self.view.viewer], theme=theme)
+            return render_board(self.view, names=self.names, theme=theme, locale=locale)
+        name = self.names[self.view.viewer]
+        return render_hand(self.view, name=name, theme=theme, locale=locale)
 
 
 # The mid-game positions the benchmarks time (issue 5): Schotten Totten with Tactics (Mud
@@ -356,15 +361,23 @@ def chance_points(spec: str = CHANCES) -> list[ChancePoint]:
     return out
 
 
-def chart_pictures() -> dict[str, Callable[[Theme], bytes]]:
-    """The gallery's charts by name: each draws its picture in a theme."""
+Draw = Callable[..., bytes]  # (theme, locale=None) -> PNG bytes
+
+
+def chart_pictures() -> dict[str, Draw]:
+    """The gallery's charts by name: each draws its picture in a theme (and a language)."""
     points = chance_points()
     return {
-        "chart-rating": lambda theme: render_rating_chart(
-            rating_series(), name=NAMES[0], theme=theme
+        "chart-rating": lambda theme, locale=None: render_rating_chart(
+            rating_series(), name=NAMES[0], theme=theme, locale=locale
         ),
-        "chart-chances": lambda theme: render_chance_chart(
-            points, names=NAMES, total_moves=len(points), marks=CHANCE_MARKS, theme=theme
+        "chart-chances": lambda theme, locale=None: render_chance_chart(
+            points,
+            names=NAMES,
+            total_moves=len(points),
+            marks=CHANCE_MARKS,
+            theme=theme,
+            locale=locale,
         ),
     }
 
@@ -389,26 +402,78 @@ ROUND_ROBIN_STANDINGS = (
 )
 
 
-def standings_pictures() -> dict[str, Callable[[Theme], bytes]]:
-    """The gallery's standings tables by name: each draws its picture in a theme."""
-    return {
-        "standings-swiss": lambda theme: render_standings(
-            "Autumn Swiss · final standings",
-            SWISS_STANDINGS,
-            tiebreak_names=("Buchholz", "Wins"),
+# What the bot would pass for the standings' titles, tie-breaks and notes (the caller words
+# them, in the reader's language): the words of the tournament pages, written out here.
+STANDINGS_WORDS = {
+    "en": {
+        "swiss": "Autumn Swiss · final standings",
+        "buchholz": "Buchholz",
+        "wins": "Wins",
+        "swiss-note": "Buchholz: sum of opponents' points · Wins count forfeits and byes",
+        "robin": "Club round robin · after round 3 of 5",
+        "robin-note": "Wins: games won; then the game between the players tied",
+        "bye": "bye",
+    },
+    "fr": {
+        "swiss": "Suisse d'automne · classement final",
+        "buchholz": "Buchholz",
+        "wins": "Victoires",
+        "swiss-note": (
+            "Buchholz : somme des points des adversaires · Victoires : forfaits et exempts compris"
+        ),
+        "robin": "Toutes rondes du club · après la ronde 3 sur 5",
+        "robin-note": "Victoires : parties gagnées ; puis la partie entre les ex æquo",
+        "bye": "exe",  # French pairing tables' short "exempt"
+    },
+    "de": {
+        "swiss": "Herbst-Schweizer · Endstand",
+        "buchholz": "Buchholz",
+        "wins": "Siege",
+        "swiss-note": "Buchholz: Summe der Punkte der Gegner · Siege zählen kampflose und Freilose",
+        "robin": "Rundenturnier des Clubs · nach Runde 3 von 5",
+        "robin-note": "Siege: gewonnene Partien; dann die Partie zwischen den Gleichstehenden",
+        "bye": "frei",
+    },
+}
+
+
+def _rows(rows: tuple[StandingRow, ...], words: dict[str, str]) -> tuple[StandingRow, ...]:
+    """`rows` with their byes in the caller's words."""
+    return tuple(
+        dataclasses.replace(r, results=tuple(words["bye"] if c == "bye" else c for c in r.results))
+        for r in rows
+    )
+
+
+def standings_pictures() -> dict[str, Draw]:
+    """The gallery's standings tables by name: each draws its picture in a theme (and a
+    language, with the caller's words in that language too)."""
+
+    def swiss(theme: Theme, locale: str | None = None) -> bytes:
+        words = STANDINGS_WORDS.get(locale or "en", STANDINGS_WORDS["en"])
+        return render_standings(
+            words["swiss"],
+            _rows(SWISS_STANDINGS, words),
+            tiebreak_names=(words["buchholz"], words["wins"]),
             rounds=3,
-            note="Buchholz: sum of opponents' points · Wins count forfeits and byes",
+            note=words["swiss-note"],
             theme=theme,
-        ),
-        "standings-round-robin": lambda theme: render_standings(
-            "Club round robin · after round 3 of 5",
-            ROUND_ROBIN_STANDINGS,
-            tiebreak_names=("Wins",),
+            locale=locale,
+        )
+
+    def robin(theme: Theme, locale: str | None = None) -> bytes:
+        words = STANDINGS_WORDS.get(locale or "en", STANDINGS_WORDS["en"])
+        return render_standings(
+            words["robin"],
+            _rows(ROUND_ROBIN_STANDINGS, words),
+            tiebreak_names=(words["wins"],),
             rounds=5,
-            note="Wins: games won; then the game between the players tied",
+            note=words["robin-note"],
             theme=theme,
-        ),
-    }
+            locale=locale,
+        )
+
+    return {"standings-swiss": swiss, "standings-round-robin": robin}
 
 
 def pictures() -> list[Picture]:
@@ -416,16 +481,23 @@ def pictures() -> list[Picture]:
     return [p for section in SECTIONS for p in section()]
 
 
+def file_name(name: str, locale: str | None = None) -> str:
+    """A gallery picture's file: NAME.png in English, NAME-fr.png in French."""
+    return f"{name}.png" if locale in (None, "en") else f"{name}-{locale}.png"
+
+
 def write(directory: Path, theme: Theme = DEFAULT_THEME) -> list[Path]:
-    """Render every picture into `directory` as NAME.png; returns the paths written."""
+    """Render every picture into `directory`, in English as NAME.png and in each of
+    `LANGUAGES` as NAME-fr.png...; returns the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for p in pictures():
-        path = directory / f"{p.name}.png"
-        path.write_bytes(p.render(theme))
-        paths.append(path)
-    for name, draw in {**chart_pictures(), **standings_pictures()}.items():
-        path = directory / f"{name}.png"
-        path.write_bytes(draw(theme))
-        paths.append(path)
+    for locale in (None, *LANGUAGES):
+        for p in pictures():
+            path = directory / file_name(p.name, locale)
+            path.write_bytes(p.render(theme, locale))
+            paths.append(path)
+        for name, draw in {**chart_pictures(), **standings_pictures()}.items():
+            path = directory / file_name(name, locale)
+            path.write_bytes(draw(theme, locale))
+            paths.append(path)
     return paths

@@ -12,12 +12,13 @@ from engine.api import VARIANTS
 from engine.cards import AnyCard
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
+from lang import N_, _, ngettext, pgettext
 from render import text
 from render.cards import HAND, card_sprite
 from render.frame import block, canvas, finish
 from render.shapes import panel, paste
 from render.theme import Theme
-from render.words import plural
+from render.words import engine_words
 
 LIFT = 12  # playable cards stand this much higher than the others
 GAP = 12
@@ -27,10 +28,10 @@ PER_ROW = 4  # the hand wraps after four cards, in its order, so that it stays p
 # What the player the game waits for is asked to do, by phase; cards matter in these phases.
 _CARD_PHASES = {"play", "prepare", "recruit-return", "exchange"}
 _ASKS = {
-    "claim": "claim stones, or end your turn",
-    "draw": "choose a deck to draw from",
-    "recruit-draw": "Recruiter: draw your next card",
-    "after-play": "declare control of a tile, or end your turn",
+    "claim": N_("Your turn: claim stones, or end your turn"),
+    "draw": N_("Your turn: choose a deck to draw from"),
+    "recruit-draw": N_("Your turn: Recruiter: draw your next card"),
+    "after-play": N_("Your turn: declare control of a tile, or end your turn"),
 }
 
 
@@ -48,15 +49,20 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     foot = [_legend(view, marks, playable)]
     recruited = set(getattr(view, "recruited", ()))
     if recruited:
-        foot.append("NEW: drawn with the Recruiter")
+        foot.append(_("NEW: drawn with the Recruiter"))
     if view.tactic_deck_size is not None:
         mine = view.tactics_played[view.viewer]
         theirs = view.tactics_played[1 - view.viewer]
-        foot.append(f"Tactic cards played: you {mine}, your opponent {theirs}")
+        foot.append(
+            _("Tactic cards played: you {mine}, your opponent {theirs}").format(
+                mine=mine, theirs=theirs
+            )
+        )
     foot = [line for line in foot if line]
     img, d = canvas(width, 2000, theme)
 
-    title = f"{name}'s hand" if name else "Your hand"
+    # TRANSLATORS: the title of a player's hand, sent to them privately.
+    title = _("{player}'s hand").format(player=name) if name else _("Your hand")
     y = 10 + round(
         block(
             d,
@@ -69,9 +75,12 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
             max_lines=2,
         )
     )
-    game = VARIANTS.get(view.variant, "")
+    game = engine_words(VARIANTS.get(view.variant, ""))
     if isinstance(view, St2View):
-        game += "  ·  " + ("Attacker" if view.attacker == view.viewer else "Defender")
+        if view.attacker == view.viewer:
+            game = _("{variant}  ·  Attacker").format(variant=game)
+        else:
+            game = _("{variant}  ·  Defender").format(variant=game)
     y += (
         round(
             block(
@@ -95,7 +104,8 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     ink = theme.text if waiting else theme.text_dark
     paste(img, panel(sw, sh, 8, fill, scale=theme.supersample), (m, y))
     for i, row in enumerate(rows):
-        text.draw(d, (m + 12, y + 4 + 13 + 26 * i), row, fs, ink, "lm")
+        room = (m, y + 4 + 26 * i, m + sw, y + 4 + 26 * (i + 1))
+        text.draw(d, (m + 12, y + 4 + 13 + 26 * i), row, fs, ink, "lm", room=room)
     y += sh + 8
 
     top = y + LIFT
@@ -105,16 +115,22 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     # Cards the Recruiter just drew carry a tag on their lower edge, so the player sees
     # which ones are new before choosing two to put back.
     tag_font = text.bold(theme, theme.small_size)
+    # TRANSLATORS: a tag on the cards the Recruiter just drew, under 10 letters.
+    new = pgettext("hand tag", "NEW")
     for p in places:
         if p.card in recruited:
-            tw, th = round(tag_font.getlength("NEW")) + 16, theme.small_size + 10
+            tw, th = round(tag_font.getlength(new)) + 16, theme.small_size + 10
             tx = m + p.x + (card.w - tw) // 2
             ty = top + p.y + p.dy + card.h - th // 2 - 4
             paste(img, panel(tw, th, 6, theme.turn_badge, scale=theme.supersample), (tx, ty))
-            text.draw(d, (tx + tw / 2, ty + th / 2), "NEW", tag_font, theme.text_dark, "mm")
+            room = (tx, ty, tx + tw, ty + th)
+            text.draw(
+                d, (tx + tw / 2, ty + th / 2), new, tag_font, theme.text_dark, "mm", room=room
+            )
     fr = text.regular(theme, theme.label_size)
     if not cards:
-        text.draw(d, (width / 2, top + card.h / 2), "no cards", fr, theme.text_muted, "mm")
+        none = pgettext("hand", "no cards")
+        text.draw(d, (width / 2, top + card.h / 2), none, fr, theme.text_muted, "mm")
     n_rows = max(1, -(-len(cards) // PER_ROW))
     y = top + n_rows * card.h + (n_rows - 1) * ROW_GAP + LIFT + 8
     for line in foot:
@@ -179,30 +195,31 @@ def _status(view: St1View | St2View, deciding: bool, playable: frozenset) -> tup
     """The line under the title, and whether it says the player is waiting."""
     if view.outcome is not None:
         w = view.outcome.winner
-        return (
-            "Game over: drawn"
-            if w is None
-            else "Game over: you won"
-            if w == view.viewer
-            else "Game over: you lost"
-        ), True
+        if w is None:
+            return _("Game over: drawn"), True
+        return (_("Game over: you won") if w == view.viewer else _("Game over: you lost")), True
     if not deciding:
-        return "Waiting for your opponent", True
+        return _("Waiting for your opponent"), True
     if view.phase in _ASKS:
-        return "Your turn: " + _ASKS[view.phase], False
+        return _(_ASKS[view.phase]), False
     if view.phase == "recruit-return":
-        return "Recruiter: choose 2 cards to put back", False
+        return _("Recruiter: choose 2 cards to put back"), False
     if view.phase == "exchange":
-        return "Exchange: choose 3 cards to give", False
+        return _("Exchange: choose 3 cards to give"), False
     k, n = len(playable), len(view.hand or ())
     if k == 0:
-        return "Your turn: no card can be played now", False
+        return _("Your turn: no card can be played now"), False
     if k == n:
-        return "Your turn: every card can be played", False
-    return f"Your turn: {plural(k, 'card')} of {n} can be played", False
+        return _("Your turn: every card can be played"), False
+    playing = ngettext(
+        "Your turn: {count} card of {total} can be played",
+        "Your turn: {count} cards of {total} can be played",
+        k,
+    )
+    return playing.format(count=k, total=n), False
 
 
 def _legend(view: St1View | St2View, marks: bool, playable: frozenset) -> str:
     if marks and len(playable) < len(view.hand or ()):
-        return "Raised cards can be played now; dimmed ones cannot"
+        return _("Raised cards can be played now; dimmed ones cannot")
     return ""

@@ -46,6 +46,7 @@ from engine.events import Event
 from engine.moves import public_text
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
+from lang import _, localise, speaking
 from render import st1_board, st2_board, text
 from render.theme import DEFAULT_THEME, Theme
 
@@ -133,16 +134,28 @@ class Replay:
 
 
 def replay_frames(
-    start: Playable, log: Sequence[tuple[int, str]], names: Sequence[str]
+    start: Playable,
+    log: Sequence[tuple[int, str]],
+    names: Sequence[str],
+    *,
+    locale: str | None = None,
 ) -> list[ReplayFrame]:
     """The opening position of `start`, then the position after each move of `log`: one
-    frame more than moves. `start` is copied, never changed; a move that cannot be played
-    raises the engine's GameError."""
+    frame more than moves, captioned in `locale`'s language (English by default). `start`
+    is copied, never changed; a move that cannot be played raises the engine's GameError."""
+    with speaking(locale):
+        return _replay_frames(start, log, names)
+
+
+def _replay_frames(
+    start: Playable, log: Sequence[tuple[int, str]], names: Sequence[str]
+) -> list[ReplayFrame]:
     if len(names) != 2:
         raise ValueError("names: the display names of seat 0 and seat 1")
     match = load_match(start.to_json())
     total = len(log)
-    opening = f"Start: {names[0]} against {names[1]}."
+    # TRANSLATORS: the caption of a replay's first frame.
+    opening = _("Start: {player0} against {player1}.").format(player0=names[0], player1=names[1])
     frames = [ReplayFrame(0, total, match.view(None), opening, "move")]
     for number, (seat, move) in enumerate(log, start=1):
         before = getattr(match, "game", None)
@@ -193,10 +206,14 @@ def caption_words(events: Sequence[Event], names: Sequence[str], seat: int, move
     """What a move did, from its public events, at most MAX_CAPTION_CHARS long: the most
     important events that fit, in the order they happened; the first one shortened if it
     alone is too long."""
-    said = [e.describe(names) for e in events]
+    said = [localise(e.describe(names)) for e in events]
     if not said:
         # A move without an event: its text as a spectator may read it.
-        return _shorten(f"{names[seat]}: {public_text(move, seat, None)}.")
+        # TRANSLATORS: a replay caption for a move with no description; {move} is notation.
+        words = _("{player}: {move}.").format(
+            player=names[seat], move=public_text(move, seat, None)
+        )
+        return _shorten(words)
     by_rank = sorted(range(len(events)), key=lambda i: (-_rank(events[i]), i))
     chosen: set[int] = set()
     for i in by_rank:
@@ -213,7 +230,9 @@ def _shorten(words: str, limit: int = MAX_CAPTION_CHARS) -> str:
     cut = words[: limit - 1]
     if " " in cut:
         cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:") + "…"
+    shown = cut.rstrip(" ,;:") + "…"
+    text.note_cut(shown, words)
+    return shown
 
 
 # ---- pictures ----------------------------------------------------------------------------
@@ -243,17 +262,19 @@ def _caption(frame: ReplayFrame, width: int, theme: Theme) -> Image.Image:
     # As wide as the largest number of this replay, so the words do not shift between frames.
     counter_w = round(fb.getlength(f"{frame.total}/{frame.total}"))
     x = m + counter_w + 14
-    room = width - x - m
+    room_w = width - x - m
     f, rows = text.lines(
-        frame.words, theme, (theme.label_size, theme.small_size), room, 2, strong=False
+        frame.words, theme, (theme.label_size, theme.small_size), room_w, 2, strong=False
     )
     if len(rows) > 2:
-        rows = text.wrap(" ".join(rows), f, room, 2)
+        rows = text.wrap(" ".join(rows), f, room_w, 2)
     step = round(theme.label_size * 1.25)
     y = (h - len(rows) * step) / 2
-    text.draw(d, (m, y + step / 2), frame.counter, fb, theme.result, "lm")
+    room = (m, y, x, y + step)
+    text.draw(d, (m, y + step / 2), frame.counter, fb, theme.result, "lm", room=room)
     for row in rows:
-        text.draw(d, (x, y + step / 2), row, f, theme.text, "lm")
+        room = (x, y, x + room_w, y + step)
+        text.draw(d, (x, y + step / 2), row, f, theme.text, "lm", room=room)
         y += step
     return img
 
@@ -266,7 +287,7 @@ def _theme_colors(theme: Theme) -> list[tuple[int, int, int]]:
         if isinstance(value, str) and value.startswith("#"):
             names.append(value)
     names.extend(theme.seat)
-    for _, look in theme.card_colors:
+    for _color, look in theme.card_colors:
         names.extend((look.fill, look.ink))
     return list(dict.fromkeys(_rgb(name) for name in names))
 
@@ -442,11 +463,24 @@ def render_replay(
     *,
     max_bytes: int = 8 * 1024 * 1024,
     theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
 ) -> Replay:
     """The replay of `log` played from `start` (which is not changed) as an animated GIF of
-    at most `max_bytes`, shrunk if it must be. Raises ValueError if it cannot fit even at
-    the smallest scale."""
-    frames = replay_frames(start, log, names)
+    at most `max_bytes`, shrunk if it must be, its words in `locale`'s language (our
+    language code or a Discord locale; English by default). Raises ValueError if it cannot
+    fit even at the smallest scale."""
+    with speaking(locale):
+        return _render_replay(start, log, names, max_bytes, theme)
+
+
+def _render_replay(
+    start: Playable,
+    log: Sequence[tuple[int, str]],
+    names: Sequence[str],
+    max_bytes: int,
+    theme: Theme,
+) -> Replay:
+    frames = _replay_frames(start, log, names)
     pair = (str(names[0]), str(names[1]))
     drawn = _draw_frames(frames, pair, theme)
     scale = 1.0
@@ -474,5 +508,6 @@ def render_replay(
 def replay_gif(
     spec: MatchSpec, seed: int, log: Sequence[tuple[int, str]], names: Sequence[str], **kw: Any
 ) -> Replay:
-    """The replay of a match dealt from `spec` and `seed`: see `render_replay`."""
+    """The replay of a match dealt from `spec` and `seed`: see `render_replay` (whose keywords,
+    `locale` among them, it takes)."""
     return render_replay(new_match(spec, seed), log, names, **kw)

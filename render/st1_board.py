@@ -16,6 +16,7 @@ from PIL import Image
 from engine.api import VARIANTS
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
+from lang import _, ngettext, pgettext
 from render.frame import (
     Banner,
     Face,
@@ -31,7 +32,16 @@ from render.frame import (
     sides_line,
 )
 from render.theme import Theme
-from render.words import LastMove, formation_label, last_move, phase_badge, plural, result_text
+from render.words import (
+    LastMove,
+    engine_words,
+    formation_label,
+    last_move,
+    phase_badge,
+    result_text,
+    title,
+    winner_badge,
+)
 
 
 def render(
@@ -47,7 +57,7 @@ def render(
         img,
         d,
         theme,
-        title=VARIANTS.get(view.variant, "Schotten Totten"),
+        title=engine_words(VARIANTS.get(view.variant, "Schotten Totten")),
         info=_match_info(view, names),
         result=result,
     )
@@ -58,9 +68,12 @@ def render(
     for stone in view.stones:
         row = _row(view, stone, left, lm, theme, decided)
         y = draw_row(img, d, theme, y, row, "st1")
-    decks = f"Clan deck: {view.deck_size}"
-    if view.tactic_deck_size is not None:
-        decks += f"  ·  Tactic deck: {view.tactic_deck_size}"
+    if view.tactic_deck_size is None:
+        decks = _("Clan deck: {clan}").format(clan=view.deck_size)
+    else:
+        decks = _("Clan deck: {clan}  ·  Tactic deck: {tactic}").format(
+            clan=view.deck_size, tactic=view.tactic_deck_size
+        )
     show_discard = view.tactic_deck_size is not None or bool(view.discard)
     y = footer(
         img,
@@ -81,24 +94,50 @@ def _match_info(view: View, names: tuple[str, str]) -> str:
     if view.match is None or view.match.length == "one round":
         return ""
     a, b = view.match.scores
-    score = f"{names[0]} {a} – {b} {names[1]}"
-    return f"Match ({view.match.length}), round {view.match.round}  ·  {score}"
+    # TRANSLATORS: under the title; {length} is the engine's "3 rounds" or "first to 12
+    # points", then the score between the two players' names.
+    return _("Match ({length}), round {round}  ·  {player0} {score0} – {score1} {player1}").format(
+        length=engine_words(view.match.length),
+        round=view.match.round,
+        player0=names[0],
+        score0=a,
+        score1=b,
+        player1=names[1],
+    )
 
 
 def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
-    facts = [plural(view.stones_held[seat], "stone"), f"{view.hand_sizes[seat]} in hand"]
+    held, in_hand = view.stones_held[seat], view.hand_sizes[seat]
+    facts = [
+        ngettext("{count} stone", "{count} stones", held).format(count=held),
+        hand_fact(in_hand),
+    ]
     if view.tactic_deck_size is not None:
-        facts.append(f"{view.tactics_played[seat]} tactics played")
+        facts.append(tactics_fact(view.tactics_played[seat]))
     if view.match is not None and view.match.length != "one round":
-        facts.append(plural(view.match.scores[seat], "point"))
+        points = view.match.scores[seat]
+        facts.append(ngettext("{count} point", "{count} points", points).format(count=points))
     deciding = view.to_decide if view.to_decide is not None else view.turn
+    won = view.outcome is not None and view.outcome.winner == seat
     if view.outcome is not None:
-        badge = "WINNER" if view.outcome.winner == seat else None
+        badge = winner_badge() if won else None
         active = False
     else:
         active = deciding == seat
         badge = phase_badge(view.phase) if active else None
-    return Banner(names[seat], None, facts, badge, theme.seat[seat], active)
+    return Banner(names[seat], None, facts, badge, theme.seat[seat], active, won=won)
+
+
+def hand_fact(n: int) -> str:
+    """ "7 in hand", on a banner."""
+    # TRANSLATORS: on a player's banner: how many cards they hold.
+    return ngettext("{count} in hand", "{count} in hand", n).format(count=n)
+
+
+def tactics_fact(n: int) -> str:
+    """ "2 tactics played", on a banner."""
+    # TRANSLATORS: on a player's banner: how many tactic cards they have played.
+    return ngettext("{count} tactics played", "{count} tactics played", n).format(count=n)
 
 
 def _decided(view: View) -> frozenset[int]:
@@ -161,7 +200,7 @@ def _face(stone: StoneView, left: int, theme: Theme, ring: str) -> Face:
     their side and the winning formation (and "tie: completed first" when an equal formation lost
     because it was completed later)."""
     modes = [
-        Item("pill", m.kind.title, fill=theme.tactic_fill, ink=theme.tactic_text)
+        Item("pill", title(m.kind), fill=theme.tactic_fill, ink=theme.tactic_text)
         for m in stone.modes
     ]
     owner = stone.claimed_by
@@ -176,5 +215,7 @@ def _face(stone: StoneView, left: int, theme: Theme, ring: str) -> Face:
     if won is not None:
         items.append(Item("text", formation_label(won, short=True), ink=ink, strong=False))
         if lost is not None and lost.key == won.key:
-            items.append(Item("text", "tie: completed first", ink=ink))
+            # TRANSLATORS: on a claimed stone, when both formations were equal.
+            tie = pgettext("claimed stone", "tie: completed first")
+            items.append(Item("text", tie, ink=ink))
     return Face([*items, *modes], theme.seat[owner], ink, ring=ring)

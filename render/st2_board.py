@@ -17,6 +17,7 @@ from engine.api import VARIANTS
 from engine.formations import FormationType
 from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
+from lang import _, ngettext, pgettext
 from render.frame import (
     Banner,
     Face,
@@ -31,8 +32,17 @@ from render.frame import (
     header,
     sides_line,
 )
+from render.st1_board import hand_fact, tactics_fact
 from render.theme import Theme
-from render.words import LastMove, formation_label, last_move, phase_badge, result_text
+from render.words import (
+    LastMove,
+    engine_words,
+    formation_label,
+    last_move,
+    phase_badge,
+    result_text,
+    winner_badge,
+)
 
 CAULDRONS = 3
 
@@ -52,19 +62,25 @@ def render(
         img,
         d,
         theme,
-        title=VARIANTS.get(view.variant, "Schotten Totten 2"),
+        title=engine_words(VARIANTS.get(view.variant, "Schotten Totten 2")),
         info=_revenge_info(view, names),
         result=result,
     )
     for seat in (left, right):
         y = banner(img, d, theme, y, _banner(view, seat, names, theme))
-    roles = tuple("Attacker" if s == view.attacker else "Defender" for s in (left, right))
+    roles = tuple(
+        pgettext("role", "Attacker") if s == view.attacker else pgettext("role", "Defender")
+        for s in (left, right)
+    )
     y = sides_line(img, d, theme, y, names, left, (roles[0], roles[1]))
     for tile in view.tiles:
         y = draw_row(img, d, theme, y, _row(view, tile, left, lm, theme), "st2")
-    decks = f"Siege deck: {view.deck_size}"
-    if view.tactic_deck_size is not None:
-        decks += f"  ·  Tactic deck: {view.tactic_deck_size}"
+    if view.tactic_deck_size is None:
+        decks = _("Siege deck: {siege}").format(siege=view.deck_size)
+    else:
+        decks = _("Siege deck: {siege}  ·  Tactic deck: {tactic}").format(
+            siege=view.deck_size, tactic=view.tactic_deck_size
+        )
     y = footer(img, d, theme, y + 4, names, view.last_move, lm, decks, view.discard, groups=True)
     return finish(img, y, theme)
 
@@ -72,27 +88,34 @@ def render(
 def _revenge_info(view: View, names: tuple[str, str]) -> str:
     if view.revenge is None:
         return ""
-    info = f"Revenge match, game {view.revenge.game} of 2"
     w = view.revenge.first_winner
     if view.revenge.game == 2 and w is not None:
-        info += f"  ·  {names[w]} won game 1"
-    return info
+        return _("Revenge match, game {game} of 2  ·  {player} won game 1").format(
+            game=view.revenge.game, player=names[w]
+        )
+    return _("Revenge match, game {game} of 2").format(game=view.revenge.game)
 
 
 def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
-    facts = [f"{view.hand_sizes[seat]} in hand"]
+    facts = [hand_fact(view.hand_sizes[seat])]
     cauldrons = None
     if seat == view.attacker:
-        role = "ATTACKER"
-        facts.append(f"{view.damaged_tiles} of 4 tiles damaged")
+        role = pgettext("role badge", "ATTACKER")
+        damaged = view.damaged_tiles
+        facts.append(
+            ngettext("{count} of 4 tiles damaged", "{count} of 4 tiles damaged", damaged).format(
+                count=damaged
+            )
+        )
     else:
-        role = "DEFENDER"
+        role = pgettext("role badge", "DEFENDER")
         cauldrons = (view.cauldrons, CAULDRONS)
     if view.tactic_deck_size is not None:
-        facts.append(f"{view.tactics_played[seat]} tactics played")
+        facts.append(tactics_fact(view.tactics_played[seat]))
     deciding = view.to_decide if view.to_decide is not None else view.turn
+    won = view.outcome is not None and view.outcome.winner == seat
     if view.outcome is not None:
-        badge = "WINNER" if view.outcome.winner == seat else None
+        badge = winner_badge() if won else None
         active = False
     else:
         active = deciding == seat
@@ -106,6 +129,7 @@ def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Bann
         active,
         view.actions[seat],
         cauldrons=cauldrons,
+        won=won,
     )
 
 
@@ -119,7 +143,12 @@ def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Them
         caption = ""
         if formation is not None:
             first = tile.first_complete == seat and all(tile.formations)
-            caption = formation_label(formation) + (" (first)" if first else "")
+            caption = formation_label(formation)
+            if first:
+                # TRANSLATORS: under a tile: the formation completed first ("colour run 18").
+                caption = pgettext("formation caption", "{formation} (first)").format(
+                    formation=caption
+                )
         sides.append(
             Side(
                 tile.sides[seat],
@@ -133,7 +162,7 @@ def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Them
     if (
         lm is not None
         and tile.number in lm.places
-        and not any(p == tile.number for p, _, _ in marked)
+        and not any(p == tile.number for p, _seat, _card in marked)
     ):
         ring = theme.highlight
     return Row(_face(view, tile, theme, ring), sides[0], sides[1])
@@ -162,11 +191,18 @@ def _flip_side(number: int) -> str:
     formation it adds to the sum, which every tile counts."""
     rules = TILE_RULES[number - 1][True]
     if rules.lower_sum_wins:
-        kind = "lower"
+        kind = pgettext("tile rule, short", "lower")
     else:
         kinds = [t for t in rules.types if t is not FormationType.SUM]
-        kind = "pair" if kinds == [FormationType.SAME_STRENGTH] else kinds[0].label(rules.size)
-    return f"then {rules.size} · {kind}"
+        if kinds == [FormationType.SAME_STRENGTH]:
+            kind = pgettext("tile rule, short", "pair")
+        else:
+            kind = engine_words(kinds[0].label(rules.size))
+    # TRANSLATORS: under an intact tile: what its damaged side will ask, in one short line
+    # (about 16 letters): cards per side and the formation it counts ("then 3 · run").
+    return pgettext("tile rule, short", "then {count} · {formation}").format(
+        count=rules.size, formation=kind
+    )
 
 
 def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
@@ -174,15 +210,17 @@ def _face(view: View, tile: TileView, theme: Theme, ring: str) -> Face:
         Item(
             "title",
             str(tile.number),
-            tag="GATE" if tile.is_gate else "",
+            tag=pgettext("tile badge", "GATE") if tile.is_gate else "",
             tag_fill=theme.gate,
         )
     ]
     if tile.breached:
-        items.append(Item("pill", "BREACHED", fill=theme.result, ink=theme.text_dark))
+        breached = pgettext("tile badge", "BREACHED")
+        items.append(Item("pill", breached, fill=theme.result, ink=theme.text_dark))
     elif tile.damaged:
-        items.append(Item("pill", "DAMAGED", fill=theme.damaged_line, ink=theme.text_dark))
-    items.append(Item("text", tile.rules_text, strong=False))
+        damaged = pgettext("tile badge", "DAMAGED")
+        items.append(Item("pill", damaged, fill=theme.damaged_line, ink=theme.text_dark))
+    items.append(Item("text", engine_words(tile.rules_text), strong=False))
     if not tile.damaged:
         # What taking it will leave (the tile's other side): the Attacker plans for it.
         items.append(Item("text", _flip_side(tile.number), ink=theme.text_muted, strong=False))

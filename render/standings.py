@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
+from lang import ngettext, pgettext, speaking
 from render import png, text
 from render.frame import block, finish
 from render.shapes import panel, paste, symbol_icon
@@ -64,7 +65,9 @@ class StandingRow:
     points: float  # shown as 2½, 3, 0½
     tiebreaks: tuple[float, ...]  # shown with at most one decimal (7.5, 12)
     # One cell per round played so far: "+5" (won against #5), "−2", "=4", "bye", "+F" (won
-    # by forfeit), "−F", "·" (not paired), "…" (running). Later rounds are left empty.
+    # by forfeit), "−F", "·" (not paired), "…" (running). Later rounds are left empty. A
+    # cell has room for about four characters ("bye", "+12"; "exe" or "frei" in French or
+    # German): longer words are cut.
     results: tuple[str, ...]
     withdrawn: bool = False  # left the event: drawn greyed and marked "(left)"
 
@@ -102,15 +105,19 @@ def render_standings(
     rounds: int,
     note: str = "",
     theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
 ) -> bytes:
     """A table: rank, name, points, each tie-break, then a column per round (1..rounds;
     rounds not yet played are empty). `title` is the whole title line (the tournament's name
     and e.g. "after round 3 of 5"); `note` an optional footer (e.g. "Buchholz: sum of
-    opponents' points"). At most MAX_ROWS rows: the caller pages. PNG bytes."""
-    table = standings_table(
-        title, rows, tiebreak_names=tiebreak_names, rounds=rounds, note=note, theme=theme
-    )
-    return png.encode(table.image)
+    opponents' points"): the caller words them, tie-break names and results in the reader's
+    language; the table's own words are in `locale`'s (our code or a Discord locale; English
+    by default). At most MAX_ROWS rows: the caller pages. PNG bytes."""
+    with speaking(locale):
+        table = standings_table(
+            title, rows, tiebreak_names=tiebreak_names, rounds=rounds, note=note, theme=theme
+        )
+        return png.encode(table.image)
 
 
 def standings_table(
@@ -209,7 +216,9 @@ def _ranges(numbers: Sequence[int]) -> str:
         else:
             runs.append([n])
     parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
-    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts)
+    if len(parts) == 2:
+        return pgettext("list", "{items} and {last}").format(items=parts[0], last=parts[1])
+    return ", ".join(parts)
 
 
 def _notes(shown: range, rounds: int, note: str, theme: Theme) -> list[str]:
@@ -217,8 +226,9 @@ def _notes(shown: range, rounds: int, note: str, theme: Theme) -> list[str]:
     out = []
     hidden = [r for r in range(1, rounds + 1) if r not in shown]
     if hidden:
-        word = "round" if len(hidden) == 1 else "rounds"
-        out.append(f"{word} {_ranges(hidden)} not shown")
+        # TRANSLATORS: under the standings; {rounds} is "1–3", "2 and 5" or "1, 3, 5".
+        words = ngettext("round {rounds} not shown", "rounds {rounds} not shown", len(hidden))
+        out.append(words.format(rounds=_ranges(hidden)))
     if note:
         f = text.regular(theme, theme.small_size)
         shown_note = text.printable(note, theme.font_regular)
@@ -239,7 +249,9 @@ def _columns(
     f_cell = text.regular(theme, theme.label_size)
     f_bold = text.bold(theme, theme.label_size)
     rank_w = PAD + max(f_bold.getlength(str(r.rank)) for r in rows) + 6 + STAR + PAD
-    points_w = _fixed_width("Pts", [points_text(r.points) for r in rows], f_head, f_bold)
+    # TRANSLATORS: standings column headings are short: the table has little room.
+    points_head = pgettext("standings column", "Pts")
+    points_w = _fixed_width(points_head, [points_text(r.points) for r in rows], f_head, f_bold)
     heads = [_heading(h, f_head, theme) for h in tiebreak_names]
     tb_ws = [
         _fixed_width(h, [decimal_text(r.tiebreaks[i]) for r in rows], f_head, f_cell)
@@ -271,12 +283,14 @@ def _columns(
         x += w
 
     add("rank", "#", rank_w, "r")
-    add("name", "Player", name_w, "l")
-    add("points", "Pts", points_w + extra, "r")
+    add("name", pgettext("standings column", "Player"), name_w, "l")
+    add("points", points_head, points_w + extra, "r")
     for i, (h, w) in enumerate(zip(heads, tb_ws, strict=True)):
         add("tiebreak", h, w + extra, "r", i)
+    # TRANSLATORS: a round's column heading, "R3": at most 3 characters with the number.
+    round_head = pgettext("standings column", "R{round}")
     for r in shown:
-        add("round", f"R{r}", ROUND_W + extra, "m", r)
+        add("round", round_head.format(round=r), ROUND_W + extra, "m", r)
     return tuple(out), shown
 
 
@@ -312,8 +326,10 @@ def _title(d: ImageDraw.ImageDraw, title: str, theme: Theme) -> None:
 
 def _footer(d: ImageDraw.ImageDraw, notes: Sequence[str], y: float, theme: Theme) -> None:
     f = text.regular(theme, theme.small_size)
+    m = theme.margin
     for line in notes:
-        text.draw(d, (theme.margin, y + FOOT_STEP / 2), line, f, theme.text_muted, "lm")
+        room = (m, y, theme.board_width - m, y + FOOT_STEP)
+        text.draw(d, (m, y + FOOT_STEP / 2), line, f, theme.text_muted, "lm", room=room)
         y += FOOT_STEP
 
 
@@ -332,7 +348,8 @@ def _headings(d: ImageDraw.ImageDraw, columns: Sequence[Column], y: float, theme
         x = _anchor_x(col)
         if col.kind == "rank":
             x = col.x + col.w - PAD - STAR - 6  # over the numbers, not the stars
-        text.draw(d, (x, cy), col.heading, f, theme.text_muted, col.align + "m")
+        room = (col.x, y, col.x + col.w, y + HEAD_H)
+        text.draw(d, (x, cy), col.heading, f, theme.text_muted, col.align + "m", room=room)
 
 
 def _rules(
@@ -402,16 +419,19 @@ def _name(
     f = (text.bold if strong else text.regular)(theme, theme.label_size)
     room = col.w - 2 * PAD
     x = col.x + PAD
+    box = (col.x, cy - ROW_H / 2, col.x + col.w, cy + ROW_H / 2)
     if not row.withdrawn:
         shown = text.name(row.name, theme, theme.label_size, round(room), strong=strong)
-        text.draw(d, (x, cy), shown, f, theme.text, "lm")
+        text.draw(d, (x, cy), shown, f, theme.text, "lm", room=box)
         return
     f_mark = text.regular(theme, theme.small_size)
-    mark = "(left)"
+    # TRANSLATORS: after the name of a player who left the tournament.
+    mark = pgettext("standings", "(left)")
     mark_w = f_mark.getlength(mark) + 8
     shown = text.name(row.name, theme, theme.label_size, round(room - mark_w), strong=strong)
-    text.draw(d, (x, cy), shown, f, theme.text_muted, "lm")
-    text.draw(d, (x + f.getlength(shown) + 8, cy), mark, f_mark, theme.text_muted, "lm")
+    text.draw(d, (x, cy), shown, f, theme.text_muted, "lm", room=box)
+    mark_x = x + f.getlength(shown) + 8
+    text.draw(d, (mark_x, cy), mark, f_mark, theme.text_muted, "lm", room=box)
 
 
 def _result(

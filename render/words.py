@@ -2,6 +2,10 @@
 
 Moves are read back with each game's own parser (the log holds canonical text), so that the
 board can both phrase the last move for people and find the cards and places it touched.
+
+Everything is said in the current language (`lang.speaking`, set by the public entry points in
+render/): words of the pictures' own come from the `render` catalog, and text from the engine
+(tactic titles, formation types, reasons a game ended) passes through `engine_words`.
 """
 
 from __future__ import annotations
@@ -15,31 +19,45 @@ from engine.moves import Done, Draw, Pass, Play, Resign
 from engine.outcome import Outcome, Termination
 from engine.st1 import moves as st1
 from engine.st2 import moves as st2
+from lang import N_, Phrase, _, localise, ngettext, pgettext
+
+
+def engine_words(words: object) -> str:
+    """Text from the engine in the current language: a Phrase translated; a plain constant
+    (a tactic title, a formation type, a variant's name) looked up in the catalogs, or kept
+    in English if none has it."""
+    if isinstance(words, Phrase):
+        return localise(words)
+    shown = "" if words is None else str(words)
+    return _(shown) if shown else ""
+
 
 # What a tactic card does, short enough for a card (game -> kind -> words).
 _HINTS: dict[str, dict[Tactic, str]] = {
     "st1": {
-        Tactic.JOKER: "any colour, 1\u00a0to\u00a09",
-        Tactic.SPY: "any colour, value\u00a07",
-        Tactic.SHIELD: "any colour, 1,\u00a02\u00a0or\u00a03",
-        Tactic.BLIND: "on a stone: sums only",
-        Tactic.MUD: "on a stone: 4 cards a side",
-        Tactic.RECRUITER: "draw 3, put 2 back",
-        Tactic.STRATEGIST: "move or discard one of your cards",
-        Tactic.BANSHEE: "discard an opponent's card",
-        Tactic.TRAITOR: "take an opponent's card",
+        # TRANSLATORS: what a tactic card does, on a card in the hand (3 short lines of
+        # about 15 letters); keep the no-break spaces between numbers.
+        Tactic.JOKER: N_("any colour, 1\u00a0to\u00a09"),
+        Tactic.SPY: N_("any colour, value\u00a07"),
+        Tactic.SHIELD: N_("any colour, 1,\u00a02\u00a0or\u00a03"),
+        Tactic.BLIND: N_("on a stone: sums only"),
+        Tactic.MUD: N_("on a stone: 4 cards a side"),
+        Tactic.RECRUITER: N_("draw 3, put 2 back"),
+        Tactic.STRATEGIST: N_("move or discard one of your cards"),
+        Tactic.BANSHEE: N_("discard an opponent's card"),
+        Tactic.TRAITOR: N_("take an opponent's card"),
     },
     "st2": {
-        Tactic.JOKER: "any colour, 0\u00a0to\u00a011",
-        Tactic.SPY: "any colour, value\u00a010",
-        Tactic.SHIELD: "any colour, 1,\u00a02\u00a0or\u00a03",
-        Tactic.REDEPLOY: "move or discard one of your cards",
-        Tactic.RECRUIT: "play a discarded card",
-        Tactic.DESERT: "discard an opponent's card",
-        Tactic.TREASON: "take an opponent's card",
-        Tactic.EXPLODE: "discard every card on a tile",
-        Tactic.SUPPORT: "shuffle 2 discarded cards back",
-        Tactic.EXCHANGE: "swap 3 cards with your opponent",
+        Tactic.JOKER: N_("any colour, 0\u00a0to\u00a011"),
+        Tactic.SPY: N_("any colour, value\u00a010"),
+        Tactic.SHIELD: N_("any colour, 1,\u00a02\u00a0or\u00a03"),
+        Tactic.REDEPLOY: N_("move or discard one of your cards"),
+        Tactic.RECRUIT: N_("play a discarded card"),
+        Tactic.DESERT: N_("discard an opponent's card"),
+        Tactic.TREASON: N_("take an opponent's card"),
+        Tactic.EXPLODE: N_("discard every card on a tile"),
+        Tactic.SUPPORT: N_("shuffle 2 discarded cards back"),
+        Tactic.EXCHANGE: N_("swap 3 cards with your opponent"),
     },
 }
 _ELITE = frozenset({Tactic.JOKER, Tactic.SPY, Tactic.SHIELD})
@@ -49,8 +67,8 @@ _RUSES = frozenset({Tactic.RECRUITER, Tactic.STRATEGIST, Tactic.BANSHEE, Tactic.
 
 # Shorter words for Elite troops on the board, where a card is one line wide.
 _SHORT = {
-    "st1": {Tactic.JOKER: "any colour, 1 to 9", Tactic.SPY: "any colour, 7"},
-    "st2": {Tactic.JOKER: "any colour, 0 to 11", Tactic.SPY: "any colour, 10"},
+    "st1": {Tactic.JOKER: N_("any colour, 1 to 9"), Tactic.SPY: N_("any colour, 7")},
+    "st2": {Tactic.JOKER: N_("any colour, 0 to 11"), Tactic.SPY: N_("any colour, 10")},
 }
 
 
@@ -58,10 +76,11 @@ def hint(kind: Tactic, game: str, *, short: bool = False) -> str:
     """What a tactic card does, in a few words (`short`: for one line on the board)."""
     if short:
         if kind is Tactic.SHIELD:
-            return "any colour, 1 to 3"
+            return _("any colour, 1 to 3")
         if kind in _SHORT[game]:
-            return _SHORT[game][kind]
-    return _HINTS[game].get(kind, "")
+            return _(_SHORT[game][kind])
+    words = _HINTS[game].get(kind, "")
+    return _(words) if words else ""
 
 
 # What an Elite troop may become, in the fewest characters: on a board chip under its name.
@@ -76,28 +95,46 @@ def value_range(kind: Tactic, game: str) -> str:
     return _RANGES[game].get(kind, "")
 
 
+def title(kind: Tactic) -> str:
+    """A tactic card's name, as the engine's catalog says it in the current language."""
+    return engine_words(kind.title)
+
+
 def short_title(kind: Tactic) -> str:
     """A tactic card's name where room is short: "Shield" for the Shield-Bearer."""
-    return "Shield" if kind is Tactic.SHIELD else kind.title
+    if kind is Tactic.SHIELD:
+        # TRANSLATORS: the Shield-Bearer's name on a card 68 pixels wide (and on chips):
+        # at most 6 letters, shortened if need be ("Schild").
+        return pgettext("tactic card, short name", "Shield")
+    return title(kind)
 
 
 def category(kind: Tactic) -> str:
     """The family a tactic card belongs to, as the rulebooks name it."""
     if kind in _ELITE:
-        return "Elite troop"
+        return pgettext("tactic card family", "Elite troop")
     if kind in _MODES:
-        return "Combat mode"
+        return pgettext("tactic card family", "Combat mode")
     if kind in _RUSES:
-        return "Ruse"
-    return "Action"
+        return pgettext("tactic card family", "Ruse")
+    return pgettext("tactic card family", "Action")
 
 
 def formation_label(f: Formation, *, short: bool = False) -> str:
     """ "colour run 18", "three of a kind 21" ("3 of a kind 21" if `short`), "lower sum 9"."""
-    kind = "lower sum" if f.lower_sum_wins else f.type.label(len(f.cards))
-    if short:
-        kind = kind.replace("three of", "3 of").replace("four of", "4 of")
-    return f"{kind} {f.total}"
+    size = len(f.cards)
+    if f.lower_sum_wins:
+        kind = pgettext("formation", "lower sum")
+    elif short and size == 3 and f.type.label(size) == "three of a kind":
+        kind = pgettext("formation, short", "3 of a kind")
+    elif short and size == 4 and f.type.label(size) == "four of a kind":
+        kind = pgettext("formation, short", "4 of a kind")
+    else:
+        kind = engine_words(f.type.label(size))
+    # TRANSLATORS: a formation and its total under a stone or a tile: "colour run 18".
+    return pgettext("formation and total", "{formation} {total}").format(
+        formation=kind, total=f.total
+    )
 
 
 def wild_label(card: TacticCard, stands_for: AnyCard) -> str:
@@ -112,154 +149,251 @@ def wild_labels(f: Formation) -> list[str]:
 
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
     """ "Alice wins: three adjacent stones", "Drawn game"."""
-    why = outcome.termination.value
+    why = localise(outcome.termination.reason)
     if outcome.winner is None:
-        return f"Drawn game: {why}" if outcome.termination is not Termination.NO_MOVES else why
-    return f"{names[outcome.winner]} wins: {why}"
+        if outcome.termination is Termination.NO_MOVES:
+            return why
+        # TRANSLATORS: the banner of a drawn game; {reason} says why it ended.
+        return _("Drawn game: {reason}").format(reason=why)
+    # TRANSLATORS: the banner of a finished game; {reason}: "three adjacent stones".
+    return _("{player} wins: {reason}").format(player=names[outcome.winner], reason=why)
 
 
-def _listing(items: list[str]) -> str:
+def listing(items: list[str]) -> str:
+    """ "R3, G5 and B7" in the current language."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    # TRANSLATORS: the end of a list: "R3, G5 and B7" ({items} is "R3, G5").
+    return pgettext("list", "{items} and {last}").format(
+        items=", ".join(items[:-1]), last=items[-1]
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class LastMove:
-    """The last move, for people (`text`) and for the board: the places it acted on, the
-    cards it put on the table as (place, seat, card text), and cards it discarded."""
+    """The last move, for people and for the board: its sentence (`message`, already in the
+    current language, with `{player}` and its `values` still to fill: see `line`), the
+    places it acted on, the cards it put on the table as (place, seat, card text), and
+    cards it discarded."""
 
-    text: str
+    message: str
+    values: tuple[tuple[str, str | int], ...] = ()
     places: frozenset[int] = frozenset()
     cards: frozenset[tuple[int, int, str]] = frozenset()
     discarded: frozenset[str] = frozenset()
+
+    def line(self, player: str) -> str:
+        """ "Last move: Alice played R7 on stone 3"."""
+        return self.message.format(player=player, **dict(self.values))
+
+
+def _said(message: str, **values: str | int) -> tuple[str, tuple[tuple[str, str | int], ...]]:
+    return message, tuple(values.items())
 
 
 def last_move(game: str, move: tuple[int, str] | None) -> LastMove | None:
     """Read a view's `last_move` (seat, canonical text)."""
     if move is None:
         return None
-    seat, text = move
+    seat, notation = move
     parse = st1.parse_move if game == "st1" else st2.parse_move
-    place = "stone" if game == "st1" else "tile"
     try:
-        parsed = parse(text)
+        parsed = parse(notation)
     except GameError:
-        # Cards hidden from this viewer ("return 2 cards", "give 3 cards").
-        head, _, rest = text.partition(" ")
+        return _hidden(notation)
+    return _describe(parsed, seat, game)
+
+
+def _hidden(notation: str) -> LastMove:
+    """A move whose cards are hidden from this viewer ("return 2 cards", "give 3 cards")."""
+    head, _sep, rest = notation.partition(" ")
+    number = rest.split(" ")[0]
+    if head in ("return", "give") and number.isdigit():
+        n = int(number)
         if head == "return":
-            return LastMove(f"put {rest} back under the decks")
-        return LastMove(f"{'gave' if head == 'give' else head} {rest}".strip())
-    return _describe(parsed, seat, place)
+            message = ngettext(
+                "Last move: {player} put {count} card back under the decks",
+                "Last move: {player} put {count} cards back under the decks",
+                n,
+            )
+        else:
+            message = ngettext(
+                "Last move: {player} gave {count} card", "Last move: {player} gave {count} cards", n
+            )
+        return LastMove(*_said(message, count=n))
+    # TRANSLATORS: a move the board cannot describe; {move} is its notation ("foo 3").
+    return LastMove(*_said(_("Last move: {player} {move}"), move=notation.strip()))
 
 
-def _describe(m: object, seat: int, place: str) -> LastMove:
+def _describe(m: object, seat: int, game: str) -> LastMove:
+    stone = game == "st1"
     if isinstance(m, Play):
+        here = frozenset({m.place})
         if isinstance(m.card, TacticCard) and m.card.kind in _MODES:
-            return LastMove(f"put {m.card.kind.title} on {place} {m.place}", frozenset({m.place}))
-        name = f"the {m.card.kind.title}" if isinstance(m.card, TacticCard) else str(m.card)
-        return LastMove(
-            f"played {name} on {place} {m.place}",
-            frozenset({m.place}),
-            frozenset({(m.place, seat, str(m.card))}),
-        )
+            message = _("Last move: {player} put {tactic} on stone {place}")
+            return LastMove(*_said(message, tactic=title(m.card.kind), place=m.place), here)
+        put = frozenset({(m.place, seat, str(m.card))})
+        if isinstance(m.card, TacticCard):
+            if stone:
+                message = _("Last move: {player} played the {tactic} on stone {place}")
+            else:
+                message = _("Last move: {player} played the {tactic} on tile {place}")
+            return LastMove(*_said(message, tactic=title(m.card.kind), place=m.place), here, put)
+        if stone:
+            # TRANSLATORS: under the board; {card} is a card code (R7), {place} a number.
+            message = _("Last move: {player} played {card} on stone {place}")
+        else:
+            message = _("Last move: {player} played {card} on tile {place}")
+        return LastMove(*_said(message, card=str(m.card), place=m.place), here, put)
     if isinstance(m, Pass):
-        return LastMove("passed")
+        return LastMove(_("Last move: {player} passed"))
     if isinstance(m, Done):
-        return LastMove("ended the turn")
+        return LastMove(_("Last move: {player} ended the turn"))
     if isinstance(m, Draw):
-        return LastMove(f"drew from the {m.deck} deck")
+        if m.deck == "tactic":
+            return LastMove(_("Last move: {player} drew from the tactic deck"))
+        if m.deck == "siege":
+            return LastMove(_("Last move: {player} drew from the siege deck"))
+        return LastMove(_("Last move: {player} drew from the clan deck"))
     if isinstance(m, Resign):
-        return LastMove("ran out of time" if m.timeout else "resigned")
+        if m.timeout:
+            return LastMove(_("Last move: {player} ran out of time"))
+        return LastMove(_("Last move: {player} resigned"))
     if isinstance(m, st1.Claim):
-        return LastMove(f"claimed stone {m.stone}", frozenset({m.stone}))
+        message = _("Last move: {player} claimed stone {place}")
+        return LastMove(*_said(message, place=m.stone), frozenset({m.stone}))
     if isinstance(m, st2.Control):
-        return LastMove(f"took control of tile {m.tile}", frozenset({m.tile}))
+        message = _("Last move: {player} took control of tile {place}")
+        return LastMove(*_said(message, place=m.tile), frozenset({m.tile}))
     if isinstance(m, st2.Retreat):
-        tiles = _listing([str(t) for t in m.tiles])
-        plural = "s" if len(m.tiles) > 1 else ""
-        return LastMove(f"retreated from tile{plural} {tiles}", frozenset(m.tiles))
+        message = ngettext(
+            "Last move: {player} retreated from tile {tiles}",
+            "Last move: {player} retreated from tiles {tiles}",
+            len(m.tiles),
+        )
+        tiles = listing([str(t) for t in m.tiles])
+        return LastMove(*_said(message, tiles=tiles), frozenset(m.tiles))
     if isinstance(m, st2.Oil):
-        return LastMove(f"threw oil on tile {m.tile}", frozenset({m.tile}))
+        message = _("Last move: {player} threw oil on tile {place}")
+        return LastMove(*_said(message, place=m.tile), frozenset({m.tile}))
     if isinstance(m, st2.Explode):
-        return LastMove(f"used Explosion on tile {m.tile}", frozenset({m.tile}))
+        message = _("Last move: {player} used {tactic} on tile {place}")
+        explosion = title(Tactic.EXPLODE)
+        return LastMove(*_said(message, tactic=explosion, place=m.tile), frozenset({m.tile}))
     if isinstance(m, st1.Recruit):
-        return LastMove("played the Recruiter")
+        message = _("Last move: {player} played the {tactic}")
+        return LastMove(*_said(message, tactic=title(Tactic.RECRUITER)))
     if isinstance(m, st2.Exchange):
-        return LastMove("played Exchange")
+        message = _("Last move: {player} played {tactic}")
+        return LastMove(*_said(message, tactic=title(Tactic.EXCHANGE)))
     if isinstance(m, st1.Return | st2.Give):
-        cards = _listing([str(c) for c in m.cards])
+        cards = listing([str(c) for c in m.cards])
         if isinstance(m, st1.Return):
-            return LastMove(f"put {cards} back under the decks")
-        return LastMove(f"gave {cards}")
+            message = _("Last move: {player} put {cards} back under the decks")
+        else:
+            message = _("Last move: {player} gave {cards}")
+        return LastMove(*_said(message, cards=cards))
     if isinstance(m, st2.Support):
-        cards = _listing([str(c) for c in m.cards])
-        return LastMove(f"used Support: shuffled {cards} back into the decks")
-    return _describe_taking(m, seat, place)
+        message = _("Last move: {player} used {tactic}: shuffled {cards} back into the decks")
+        cards = listing([str(c) for c in m.cards])
+        return LastMove(*_said(message, tactic=title(Tactic.SUPPORT), cards=cards))
+    return _describe_taking(m, seat, game)
 
 
-def _describe_taking(m: object, seat: int, place: str) -> LastMove:
+def _describe_taking(m: object, seat: int, game: str) -> LastMove:
     """Moves that take a card from the table and put it somewhere (or discard it)."""
     if isinstance(m, st1.Strategist | st2.Redeploy):
-        title = "the Strategist" if isinstance(m, st1.Strategist) else "Redeployment"
-        return _moved(title, m.card, m.source, m.target, seat, place)
+        kind = Tactic.STRATEGIST if isinstance(m, st1.Strategist) else Tactic.REDEPLOY
+        return _moved(kind, m.card, m.source, m.target, seat, game)
     if isinstance(m, st1.Traitor | st2.Treason):
-        title = "the Traitor" if isinstance(m, st1.Traitor) else "Treason"
-        return _moved(title, m.card, m.source, m.target, seat, place)
+        kind = Tactic.TRAITOR if isinstance(m, st1.Traitor) else Tactic.TREASON
+        return _moved(kind, m.card, m.source, m.target, seat, game)
     if isinstance(m, st1.Banshee | st2.Desert):
-        title = "the Banshee" if isinstance(m, st1.Banshee) else "Desertion"
-        return _moved(title, m.card, m.source, None, seat, place)
+        kind = Tactic.BANSHEE if isinstance(m, st1.Banshee) else Tactic.DESERT
+        return _moved(kind, m.card, m.source, None, seat, game)
     if isinstance(m, st2.Recruit):
+        message = _("Last move: {player} used {tactic}: {card} from the discard to tile {place}")
+        values = _said(message, tactic=title(Tactic.RECRUIT), card=str(m.card), place=m.target)
         return LastMove(
-            f"used Recruitment: {m.card} from the discard to tile {m.target}",
+            *values,
             frozenset({m.target}),
             frozenset({(m.target, seat, str(m.card))}),
         )
-    return LastMove(str(m))
+    return LastMove(*_said(_("Last move: {player} {move}"), move=str(m)))
 
 
 def _moved(
-    title: str,
+    kind: Tactic,
     card: AnyCard,
     source: int | None,
     target: int | None,
     seat: int,
-    place: str,
+    game: str,
 ) -> LastMove:
     """A card taken from `source`, discarded (no `target`) or put on the mover's side of
     `target`: the Strategist and Traitor (and their Schotten Totten 2 cousins) both land it
-    on the side of the player who played them."""
-    origin = f" from {place} {source}" if source is not None else ""
+    on the side of the player who played them. Schotten Totten's ruses are "the Strategist",
+    Schotten Totten 2's actions are named without an article ("Redeployment")."""
+    st1_card = game == "st1"
+    values: dict[str, str | int] = {"tactic": title(kind), "card": str(card)}
+    if source is not None:
+        values["source"] = source
     if target is None:
+        if source is None:
+            message = _("Last move: {player} used {tactic}: discarded {card}")
+        elif st1_card:
+            message = _(
+                "Last move: {player} used the {tactic}: discarded {card} from stone {source}"
+            )
+        else:
+            message = _("Last move: {player} used {tactic}: discarded {card} from tile {source}")
         return LastMove(
-            f"used {title}: discarded {card}{origin}",
+            *_said(message, **values),
             frozenset({source} if source is not None else ()),
             discarded=frozenset({str(card)}),
         )
+    values["target"] = target
+    if source is None:
+        if st1_card:
+            message = _("Last move: {player} used the {tactic}: moved {card} to stone {target}")
+        else:
+            message = _("Last move: {player} used {tactic}: moved {card} to tile {target}")
+    elif st1_card:
+        message = _(
+            "Last move: {player} used the {tactic}: moved {card} from stone {source}"
+            " to stone {target}"
+        )
+    else:
+        message = _(
+            "Last move: {player} used {tactic}: moved {card} from tile {source} to tile {target}"
+        )
     return LastMove(
-        f"used {title}: moved {card}{origin} to {place} {target}",
+        *_said(message, **values),
         frozenset({target}),
         frozenset({(target, seat, str(card))}),
     )
 
 
+# The badge on the banner of the player the game waits for, translated where it is drawn
+# (short words in capitals: a badge is one line on a banner).
 _PHASE_BADGES = {
-    "play": "TO PLAY",
-    "claim": "CLAIMING",
-    "draw": "TO DRAW",
-    "recruit-draw": "RECRUITER",
-    "recruit-return": "RECRUITER",
-    "prepare": "TO MOVE",
-    "after-play": "MAY CONTROL",
-    "exchange": "EXCHANGE",
+    # TRANSLATORS: badges on the banner of the player the game waits for: short, in capitals.
+    "play": N_("TO PLAY"),
+    "claim": N_("CLAIMING"),
+    "draw": N_("TO DRAW"),
+    "recruit-draw": N_("RECRUITER"),
+    "recruit-return": N_("RECRUITER"),
+    "prepare": N_("TO MOVE"),
+    "after-play": N_("MAY CONTROL"),
+    "exchange": N_("EXCHANGE"),
 }
 
 
 def phase_badge(phase: str) -> str:
     """The word on the banner of the player the game waits for."""
-    return _PHASE_BADGES.get(phase, "TO MOVE")
+    return _(_PHASE_BADGES.get(phase, "TO MOVE"))
 
 
-def plural(n: int, word: str) -> str:
-    """ "1 stone", "2 stones"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def winner_badge() -> str:
+    """The badge on the winner's banner."""
+    return pgettext("board badge", "WINNER")

@@ -3,6 +3,11 @@ results into messages, pictures and DMs. No game rules and no SQL live here.
 
 Every path that may take time answers Discord first (defer) and then follows up; pictures
 are drawn in worker threads so the gateway heartbeat never waits.
+
+Who reads decides the language. A request speaks its member's language (`listen`, at its
+entry point): replies, refusals, the controls they see privately. What the channel sees (the
+board, a challenge, its acceptance) is written inside `speaking(server_language)`; what is
+sent later to one member (their hand, a reminder) in the language last seen from them.
 """
 
 from __future__ import annotations
@@ -31,11 +36,13 @@ from bot.front.relay import Relay
 from bot.front.replies import member_of, quietly, report, say
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
+from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.service import Tournaments
 from engine.api import MatchSpec, notation
 from engine.errors import GameError
+from lang import DEFAULT, _, current, language_of, localise, speaking, use
 
 if TYPE_CHECKING:
     from bot.front.computer import Computer
@@ -46,16 +53,16 @@ QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
 PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
-def _render_board(info: MatchInfo) -> bytes:
+def _render_board(info: MatchInfo, locale: str) -> bytes:
     from render import render_board
 
-    return render_board(info.match.view(None), names=info.names)
+    return render_board(info.match.view(None), names=info.names, locale=locale)
 
 
-def _render_hand(info: MatchInfo, seat: int) -> bytes:
+def _render_hand(info: MatchInfo, seat: int, locale: str) -> bytes:
     from render import render_hand
 
-    return render_hand(info.match.view(seat), name=info.names[seat])
+    return render_hand(info.match.view(seat), name=info.names[seat], locale=locale)
 
 
 class Front:
@@ -83,7 +90,9 @@ class Front:
         """Around every interaction the bot handles: refused while shutting down, counted
         otherwise, so that a shutdown can let the ones under way finish."""
         if self.draining:
-            raise Refused("I am restarting right now; try again in a minute. Nothing was changed.")
+            raise Refused(
+                _("I am restarting right now; try again in a minute. Nothing was changed.")
+            )
         self._active += 1
         self._idle.clear()
         try:
@@ -101,14 +110,55 @@ class Front:
             return False
         return True
 
+    # Languages --------------------------------------------------------------------------------
+
+    async def listen(self, interaction: discord.Interaction) -> str:
+        """At a request's entry point (every command, autocomplete and control): speak the
+        member's client language for the rest of the request, and remember it for what is
+        sent to them later. Never fails: a language not stored is only a later DM in
+        another language."""
+        language = language_of(interaction.locale)
+        use(language)
+        user = interaction.user
+        if user is not None and not user.bot:
+            try:
+                await self.service.remember_language(user.id, language)
+            except Exception:
+                log.exception("could not store the language of user %s", user.id)
+        return language
+
+    async def server_language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts: the one its managers chose, else the
+        server's Discord language (its community locale), else English."""
+        if guild_id is None:
+            return DEFAULT
+        settings = await self.service.settings(guild_id)
+        chosen = getattr(settings, "language", None)
+        if chosen:
+            return language_of(chosen)
+        guild = self.client.get_guild(guild_id)
+        if guild is not None:
+            return language_of(guild.preferred_locale)
+        return DEFAULT
+
+    async def member_language(self, user_id: int, guild_id: int | None) -> str:
+        """The language of what is sent to a member later (a DM, a reminder): as last seen
+        from them, else their server's."""
+        known = await self.service.member_language(user_id)
+        return known or await self.server_language(guild_id)
+
     # Pictures ---------------------------------------------------------------------------------
 
-    async def board_file(self, info: MatchInfo) -> discord.File:
-        png = await asyncio.to_thread(_render_board, info)
+    async def board_file(self, info: MatchInfo, locale: str | None = None) -> discord.File:
+        """The board picture, in `locale` (the current language if None): the server's."""
+        png = await asyncio.to_thread(_render_board, info, locale or current())
         return discord.File(io.BytesIO(png), filename=f"board-{info.id}-{info.version}.png")
 
-    async def hand_file(self, info: MatchInfo, seat: int) -> discord.File:
-        png = await asyncio.to_thread(_render_hand, info, seat)
+    async def hand_file(
+        self, info: MatchInfo, seat: int, locale: str | None = None
+    ) -> discord.File:
+        """A hand picture, in `locale` (the current language if None): its player's."""
+        png = await asyncio.to_thread(_render_hand, info, seat, locale or current())
         return discord.File(io.BytesIO(png), filename=f"hand-{info.id}-{info.version}.png")
 
     # Channels ---------------------------------------------------------------------------------
@@ -126,7 +176,8 @@ class Front:
     # Hands --------------------------------------------------------------------------------------
 
     async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
-        """The private message of a player's hand: picture, situation, and their controls."""
+        """The private message of a player's hand: picture, situation, and their controls, in
+        the current language (the caller speaks the player's)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
         view = self._controls(info, seat, info.version, legal) if legal else None
         content = texts.hand_caption(info, seat, note)
@@ -152,7 +203,11 @@ class Front:
         seat = info.seat_of(interaction.user.id)
         if seat is None:
             a, b = info.names
-            raise Refused(f"Only the players can see a hand; this game is {a} against {b}.")
+            raise Refused(
+                _("Only the players can see a hand; this game is {first} against {second}.").format(
+                    first=a, second=b
+                )
+            )
         payload = await self.hand_payload(info, seat)
         await interaction.followup.send(
             payload["content"],
@@ -168,6 +223,7 @@ class Front:
         A typed `resign` asks for the same confirmation as `/schotten resign`."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await self.match_here(interaction)
+        text = canonical(text, info.spec.game)  # "revendiquer 3" is "claim 3"
         if _is_resign(info, text):
             await self.confirm_resign(interaction, info)
             return
@@ -225,15 +281,19 @@ class Front:
         """Ask before resigning: a private message with one red button."""
         seat = info.seat_of(interaction.user.id)
         if seat is None:
-            raise Refused("You are not playing in this game.")
+            raise Refused(_("You are not playing in this game."))
         view = discord.ui.View(timeout=None)
         view.add_item(
             MoveButton(
-                info.id, info.version, "resign", "Yes, resign", style=discord.ButtonStyle.danger
+                info.id, info.version, "resign", _("Yes, resign"), style=discord.ButtonStyle.danger
             )
         )
-        whole = "the whole match" if is_match(info.spec) else "the game"
-        await say(interaction, f"Resign {whole} against {info.names[1 - seat]}?", view=view)
+        opponent = info.names[1 - seat]
+        if is_match(info.spec):
+            question = _("Resign the whole match against {opponent}?")
+        else:
+            question = _("Resign the game against {opponent}?")
+        await say(interaction, question.format(opponent=opponent), view=view)
 
     async def show_step(
         self,
@@ -246,16 +306,22 @@ class Front:
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
         if seat is None:
-            raise Refused("These controls belong to a player of this game, not to you.")
+            raise Refused(_("These controls belong to a player of this game, not to you."))
         if info.status != "active":
-            raise Refused(self.service.ended_message(info))
+            raise Refused(localise(self.service.ended_message(info)))
         if info.version != version:
             raise Refused(
-                "These controls are from an earlier position: the game has moved on since."
-                " Use **Show my hand** for the current one."
+                _(
+                    "These controls are from an earlier position: the game has moved on since."
+                    " Use **Show my hand** for the current one."
+                )
             )
         if info.to_decide != seat:
-            raise Refused(f"It is not your turn: the game is waiting for {info.names[1 - seat]}.")
+            raise Refused(
+                _("It is not your turn: the game is waiting for {player}.").format(
+                    player=info.names[1 - seat]
+                )
+            )
         legal = [str(m) for m in info.match.legal_moves()]
         if step is None:
             view = self._controls(info, seat, version, legal)
@@ -265,7 +331,11 @@ class Front:
             return
         if step[0] == "card" and step[1].startswith(BLOCKED):
             card = step[1].removeprefix(BLOCKED)
-            raise Refused(f"{card} cannot be played now: {why_not(info.match, seat, card)}")
+            raise Refused(
+                _("{card} cannot be played now: {reason}").format(
+                    card=card, reason=why_not(info.match, seat, card)
+                )
+            )
         prompt, view = step_view(info.id, version, info.spec.game, legal, step)
         await interaction.response.edit_message(content=prompt, view=view)
 
@@ -294,16 +364,20 @@ class Front:
             if info is None:
                 last = await self.service.last_match(interaction.channel_id)
                 if last is not None:
+                    # TRANSLATORS: {ended} says how the last game here ended.
                     raise Refused(
-                        self.service.ended_message(last)
-                        + " Start a new one with `/schotten challenge`."
+                        _("{ended} Start a new one with `/schotten challenge`.").format(
+                            ended=localise(self.service.ended_message(last))
+                        )
                     )
                 raise Refused(
-                    "There is no game in progress in this channel. Start one with"
-                    " `/schotten challenge`."
+                    _(
+                        "There is no game in progress in this channel. Start one with"
+                        " `/schotten challenge`."
+                    )
                 )
             return info
-        raise Refused("Use this command in the channel or thread where your game is played.")
+        raise Refused(_("Use this command in the channel or thread where your game is played."))
 
     # Challenges -------------------------------------------------------------------------------
 
@@ -318,7 +392,7 @@ class Front:
     ) -> None:
         # The service answers in milliseconds, so refusals can still be private replies.
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refused("Challenges are made in a server's channel.")
+            raise Refused(_("Challenges are made in a server's channel."))
         me = self.client.user
         info = await self.service.challenge(
             interaction.guild_id,
@@ -330,18 +404,20 @@ class Front:
             computer_id=me.id if me else None,
             ai_level=level,
         )
+        # The challenge is posted for the channel: in the server's language.
+        view = discord.ui.View(timeout=None)
+        with speaking(await self.server_language(info.guild_id)):
+            if info.ai_level is not None:
+                content = texts.computer_game(info)
+            else:
+                content = texts.challenge_text(info)
+                view.add_item(AcceptButton(info.id))
+                view.add_item(DeclineButton(info.id))
         if info.ai_level is not None:
-            await interaction.response.send_message(
-                texts.computer_game(info), allowed_mentions=QUIET
-            )
+            await interaction.response.send_message(content, allowed_mentions=QUIET)
             await self._start(interaction, info, announce=None)
             return
-        view = discord.ui.View(timeout=None)
-        view.add_item(AcceptButton(info.id))
-        view.add_item(DeclineButton(info.id))
-        await interaction.response.send_message(
-            texts.challenge_text(info), view=view, allowed_mentions=PING
-        )
+        await interaction.response.send_message(content, view=view, allowed_mentions=PING)
         message = await interaction.original_response()
         await self.service.set_challenge_message(info.id, message.id)
 
@@ -370,15 +446,12 @@ class Front:
             if thread is not None:
                 await quietly(thread.delete())
             raise
-        where = f" in {thread.mention}" if thread is not None else ""
         if announce is not None:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.
-            await quietly(
-                interaction.edit_original_response(
-                    content=texts.accepted(challenge, where), view=None
-                )
-            )
+            with speaking(await self.server_language(challenge.guild_id)):
+                content = texts.accepted(challenge, thread.mention if thread else None)
+            await quietly(interaction.edit_original_response(content=content, view=None))
         if thread is not None:
             for user_id in info.players:
                 if info.ai_seat is None or user_id != info.players[info.ai_seat]:
@@ -404,7 +477,8 @@ class Front:
             settings.use_threads and perms.create_public_threads and perms.send_messages_in_threads
         ):
             return None
-        name = texts.thread_name(challenge)
+        with speaking(await self.server_language(challenge.guild_id)):
+            name = texts.thread_name(challenge)
         try:
             return await channel.create_thread(
                 name=name,
@@ -417,13 +491,15 @@ class Front:
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
         info = await self.service.decline(challenge_id, interaction.user.id)
-        await interaction.response.edit_message(content=texts.declined(info), view=None)
+        with speaking(await self.server_language(info.guild_id)):
+            content = texts.declined(info)
+        await interaction.response.edit_message(content=content, view=None)
 
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
         if seat is None:
-            raise Refused("Only the two players can ask for a rematch.")
+            raise Refused(_("Only the two players can ask for a rematch."))
         other_seat = 1 - seat
         if info.ai_seat == other_seat:
             opponent: discord.abc.User | None = self.client.user

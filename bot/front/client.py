@@ -21,7 +21,9 @@ from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
 from bot.front.replies import report
+from bot.front.translator import CommandTranslator
 from bot.service import GameService
+from lang import language_of, use
 
 log = logging.getLogger("schotten.bot")
 
@@ -62,6 +64,8 @@ class SchottenBot(discord.AutoShardedClient):
         self.seed = seed
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        # Called before every command and autocomplete, in the task that runs it.
+        self.tree.interaction_check = self._listen  # type: ignore[method-assign]
         self.service: GameService | None = None
         self.front: Front | None = None
         self.computer: Computer | None = None
@@ -89,6 +93,8 @@ class SchottenBot(discord.AutoShardedClient):
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
         self.add_dynamic_items(*ALL_CONTROLS)
+        # The commands' names and descriptions in French and German clients' languages.
+        await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
         # One process syncs the commands: the one with shard 0 (or every shard).
         if self.shard_ids is None or 0 in self.shard_ids:
@@ -150,6 +156,7 @@ class SchottenBot(discord.AutoShardedClient):
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
         if not understood(custom_id):
+            use(language_of(interaction.locale))  # this task only: the refusal's language
             try:
                 read_control(custom_id)
             except Refused as refusal:
@@ -174,6 +181,15 @@ class SchottenBot(discord.AutoShardedClient):
     @timers.before_loop
     async def _timers_wait(self) -> None:
         await self.wait_until_ready()
+
+    async def _listen(self, interaction: discord.Interaction) -> bool:
+        """The tree's check before every command and autocomplete: the request speaks the
+        member's language from here on (and it is remembered for later DMs). Never refuses."""
+        if self.front is not None:
+            await self.front.listen(interaction)
+        else:
+            use(language_of(interaction.locale))
+        return True
 
     async def _on_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

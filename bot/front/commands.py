@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, texts
@@ -22,10 +23,11 @@ from bot.front.controls import ShowHandButton
 from bot.front.replies import is_manager
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.tournaments import TournamentCommands
-from bot.records import PlayerStats
+from bot.notation import fold, in_language
+from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
-from bot.wording import plural
 from engine.api import GAME_NAMES, VARIANTS, MatchSpec, game_of
+from lang import NAMES, Phrase, _, localise, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 
@@ -35,6 +37,12 @@ LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard
 ANALYSIS_LEVELS = [app_commands.Choice(name=n, value=n) for n in ("normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="Français", value="fr"),
+    app_commands.Choice(name="Deutsch", value="de"),
+    app_commands.Choice(name="server default", value="auto"),
+]
 
 
 def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
@@ -56,7 +64,7 @@ def spec_from_options(game: str, rounds: int, points: int | None) -> MatchSpec:
     if game_of(game) == "st2":
         if rounds not in (1, 2) or points is not None:
             raise Refused(
-                "Schotten Totten 2 is one game (rounds 1) or the revenge match (rounds 2)."
+                say("Schotten Totten 2 is one game (rounds 1) or the revenge match (rounds 2).")
             )
         return MatchSpec(game, revenge=rounds == 2)
     return MatchSpec(game, rounds=rounds, target=points)
@@ -97,13 +105,14 @@ class SchottenCommands(app_commands.Group):
 
     async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:
         if interaction.channel_id is None:
-            raise Refused("Use this in the channel where the challenge was made.")
+            raise Refused(say("Use this in the channel where the challenge was made."))
         mine = await self.service.open_challenges(interaction.channel_id, interaction.user.id)
         uid = interaction.user.id
         found = [c for c in mine if (c.challenger.id == uid) == made]
         if not found:
-            what = "made" if made else "received"
-            raise Refused(f"You have no open challenge {what} in this channel.")
+            if made:
+                raise Refused(say("You have no open challenge made in this channel."))
+            raise Refused(say("You have no open challenge received in this channel."))
         return found[0].id
 
     @app_commands.command(description="Accept the latest challenge made to you in this channel")
@@ -117,15 +126,20 @@ class SchottenCommands(app_commands.Group):
     async def decline(self, interaction: discord.Interaction) -> None:
         cid = await self._my_challenge(interaction, made=False)
         info = await self.service.decline(cid, interaction.user.id)
-        await interaction.response.send_message(texts.declined(info), allowed_mentions=QUIET)
-        await self.front._edit_challenge(info, texts.declined(info))
+        with speaking(await self.front.server_language(interaction.guild_id)):
+            text = texts.declined(info)
+        await interaction.response.send_message(text, allowed_mentions=QUIET)
+        await self.front._edit_challenge(info, text)
 
     @app_commands.command(description="Cancel your latest challenge in this channel")
     @gated
     async def cancel(self, interaction: discord.Interaction) -> None:
         cid = await self._my_challenge(interaction, made=True)
         info = await self.service.cancel(cid, interaction.user.id)
-        text = f"{info.challenger.name} cancelled the challenge: {info.describe()}."
+        with speaking(await self.front.server_language(interaction.guild_id)):
+            text = _("{player} cancelled the challenge: {challenge}.").format(
+                player=info.challenger.name, challenge=localise(info.describe())
+            )
         await interaction.response.send_message(text, allowed_mentions=QUIET)
         await self.front._edit_challenge(info, text)
 
@@ -150,22 +164,36 @@ class SchottenCommands(app_commands.Group):
                 return []
             info = await self.service.active_match(interaction.channel_id)
             if info is None:
-                return [_say("No game is running in this channel.")]
+                return [_say(_("No game is running in this channel."))]
             seat = info.seat_of(interaction.user.id)
             if seat is None:
                 a, b = info.names
-                return [_say(f"This game is {a} against {b}; you are not playing in it.")]
+                return [
+                    _say(
+                        _(
+                            "This game is {first} against {second}; you are not playing in it."
+                        ).format(first=a, second=b)
+                    )
+                ]
             if seat != info.to_decide:
                 # One choice that explains, instead of an empty list that looks broken.
-                return [_say(f"Not your turn: {texts.turn_line(info).replace('**', '')}")]
+                # TRANSLATORS: {turn} says whose turn it is, e.g. "Alice to play".
+                turn = _("Not your turn: {turn}").format(
+                    turn=texts.turn_line(info).replace("**", "")
+                )
+                return [_say(turn)]
             legal = [str(m) for m in info.match.legal_moves()]
         except Exception:  # suggestions are best effort
             log.exception("move suggestions")
             return []
-        typed = current.lower().replace(" ", "")
-        starts = [m for m in legal if m.lower().replace(" ", "").startswith(typed)]
-        inside = [m for m in legal if typed in m.lower().replace(" ", "") and m not in starts]
-        return [app_commands.Choice(name=m, value=m) for m in (starts + inside)[:25]]
+        # Shown with the member's keywords ("revendiquer 3"), sent as the canonical move;
+        # what they type matches either.
+        shown = {m: in_language(m, info.spec.game, lang.current()) for m in legal}
+        typed = fold(current).replace(" ", "")
+        keys = {m: (fold(m).replace(" ", ""), fold(shown[m]).replace(" ", "")) for m in legal}
+        starts = [m for m in legal if any(k.startswith(typed) for k in keys[m])]
+        inside = [m for m in legal if m not in starts and any(typed in k for k in keys[m])]
+        return [app_commands.Choice(name=shown[m], value=m) for m in (starts + inside)[:25]]
 
     @app_commands.command(description="See your hand privately, with buttons to make your move")
     @gated
@@ -180,12 +208,10 @@ class SchottenCommands(app_commands.Group):
         await interaction.response.defer(thinking=True)
         view = discord.ui.View(timeout=None)
         view.add_item(ShowHandButton(info.id))
-        await interaction.followup.send(
-            texts.board_caption(info, []),
-            file=await self.front.board_file(info),
-            view=view,
-            allowed_mentions=QUIET,
-        )
+        with speaking(await self.front.server_language(interaction.guild_id)):
+            caption = texts.board_caption(info, [])
+            file = await self.front.board_file(info)
+        await interaction.followup.send(caption, file=file, view=view, allowed_mentions=QUIET)
 
     @app_commands.command(description="Give up the game in this channel (asks to confirm)")
     @gated
@@ -206,16 +232,26 @@ class SchottenCommands(app_commands.Group):
     ) -> None:
         guild = _guild(interaction)
         board = await self.service.leaderboard(guild, game, page)
-        lines = [
-            f"**{e.rank}.** {e.name}: {e.rating.display()} ({plural(e.rated_games, 'rated game')})"
-            for e in board.entries
-        ] or ["Nobody has finished a rated game yet: `/schotten challenge` someone!"]
-        embed = discord.Embed(
-            title=f"{GAME_NAMES[game]} leaderboard",
-            description="\n".join(lines),
-            colour=discord.Colour.gold(),
-        )
-        embed.set_footer(text=f"Page {board.page} of {board.pages}. {ratings.MEANING}")
+        with speaking(await self.front.server_language(guild)):  # a public post
+            lines = [
+                ngettext(
+                    "**{rank}.** {name}: {rating} ({count} rated game)",
+                    "**{rank}.** {name}: {rating} ({count} rated games)",
+                    e.rated_games,
+                ).format(rank=e.rank, name=e.name, rating=e.rating.display(), count=e.rated_games)
+                for e in board.entries
+            ] or [_("Nobody has finished a rated game yet: `/schotten challenge` someone!")]
+            embed = discord.Embed(
+                # TRANSLATORS: {game} is Schotten Totten or Schotten Totten 2.
+                title=_("{game} leaderboard").format(game=term(GAME_NAMES[game])),
+                description="\n".join(lines),
+                colour=discord.Colour.gold(),
+            )
+            # TRANSLATORS: {meaning} is a sentence or two on what ratings mean.
+            footer = _("Page {page} of {pages}. {meaning}").format(
+                page=board.page, pages=board.pages, meaning=term(ratings.MEANING)
+            )
+            embed.set_footer(text=footer)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description="A player's results and ratings on this server")
@@ -230,13 +266,15 @@ class SchottenCommands(app_commands.Group):
         who = member or interaction.user
         guild = _guild(interaction)
         stats = await self.service.stats(guild, who.id, against=against.id if against else None)
-        embed = _stats_embed(stats, who.display_name)
+        language = await self.front.server_language(guild)  # the stats are posted publicly
+        with speaking(language):
+            embed = _stats_embed(stats, who.display_name)
         history = await self.service.rating_history(guild, who.id)
         if not history:  # no rated game yet: no chart
             await interaction.response.send_message(embed=embed)
             return
         await interaction.response.defer(thinking=True)
-        chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name)
+        chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name, language)
         filename = f"rating-{who.id}.png"
         embed.set_image(url=f"attachment://{filename}")
         await interaction.followup.send(
@@ -287,25 +325,29 @@ class SchottenCommands(app_commands.Group):
         if game_id is not None:
             info = await self.service.match(game_id)
             if info.guild_id != interaction.guild_id:
-                raise Refused(f"Game #{game_id} was not played on this server.")
+                raise Refused(
+                    say("Game #{game_id} was not played on this server.", game_id=game_id)
+                )
             await interaction.response.defer(thinking=True)
             text = await self.service.export(game_id)
             file = discord.File(io.BytesIO(text.encode()), filename=f"schotten-{game_id}.txt")
-            await interaction.followup.send(f"Game #{game_id}: {info.spec.describe()}", file=file)
+            with speaking(await self.front.server_language(info.guild_id)):  # a public post
+                caption = _("Game #{game_id}: {description}").format(
+                    game_id=game_id, description=localise(info.spec.describe())
+                )
+            await interaction.followup.send(caption, file=file)
             return
         who = member or interaction.user
-        games = await self.service.recent_games(_guild(interaction), who.id, 10)
-        lines = [
-            f"#{g.match_id} · {_when(g.finished_at)} · {g.description} vs {g.opponent_name}:"
-            f" **{g.result}**{'' if g.rated else ' (unrated)'}"
-            for g in games
-        ] or ["No finished games yet."]
-        embed = discord.Embed(
-            title=f"{who.display_name}: recent games",
-            description="\n".join(lines),
-            colour=discord.Colour.blurple(),
-        )
-        embed.set_footer(text="`/schotten history game_id:N` sends one game's full record.")
+        guild = _guild(interaction)
+        games = await self.service.recent_games(guild, who.id, 10)
+        with speaking(await self.front.server_language(guild)):  # a public post
+            lines = [_history_line(g) for g in games] or [_("No finished games yet.")]
+            embed = discord.Embed(
+                title=_("{name}: recent games").format(name=who.display_name),
+                description="\n".join(lines),
+                colour=discord.Colour.blurple(),
+            )
+            embed.set_footer(text=_("`/schotten history game_id:N` sends one game's full record."))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description="The rules, in short")
@@ -323,7 +365,9 @@ class SchottenCommands(app_commands.Group):
         challenge_hours="How long a challenge stays open (1-168 hours)",
         use_threads="Open a thread for each game when I am allowed to",
         public_analysis="Anyone may analyse finished games (off: only their two players)",
+        language="The language of my public posts here (server default: the server's own)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @gated
     async def settings(
         self,
@@ -333,9 +377,10 @@ class SchottenCommands(app_commands.Group):
         challenge_hours: app_commands.Range[float, 1, 168] | None = None,
         use_threads: bool | None = None,
         public_analysis: bool | None = None,
+        language: str | None = None,
     ) -> None:
         guild = _guild(interaction)
-        changes = {
+        changes: dict[str, Any] = {
             k: v
             for k, v in {
                 "reminder_hours": reminder_hours,
@@ -346,27 +391,51 @@ class SchottenCommands(app_commands.Group):
             }.items()
             if v is not None
         }
+        if language is not None:  # "auto": follow the server's Discord language
+            changes["language"] = None if language == "auto" else language
         manager = is_manager(interaction)
         if changes:
             s = await self.service.update_settings(guild, is_manager=manager, **changes)
-            head = "Settings updated."
+            head = _("Settings updated.")
+        elif manager:
+            s = await self.service.settings(guild)
+            head = _("Settings of this server")
         else:
             s = await self.service.settings(guild)
-            head = "Settings of this server" + ("" if manager else " (managers can change them)")
-        forfeit = "off" if s.forfeit_hours == 0 else f"after {s.forfeit_hours:g} h"
-        who = "anyone" if s.public_analysis else "its two players"
-        await interaction.response.send_message(
-            f"{head}\n• turn reminder after {s.reminder_hours:g} h\n• forfeit on time: {forfeit}"
-            f"\n• challenges stay open {s.challenge_hours:g} h"
-            f"\n• a thread per game: {'yes' if s.use_threads else 'no'}"
-            f"\n• who may analyse a finished game: {who}",
-            ephemeral=True,
-        )
+            head = _("Settings of this server (managers can change them)")
+        if s.language is None:
+            # TRANSLATORS: {language} is the name of a language in its own words (Français).
+            spoken = _("• language of my posts: the server's ({language})").format(
+                language=NAMES[await self.front.server_language(guild)]
+            )
+        else:
+            spoken = _("• language of my posts: {language}").format(
+                language=NAMES.get(s.language, s.language)
+            )
+        hours = {
+            "reminder": f"{s.reminder_hours:g}",
+            "forfeit": f"{s.forfeit_hours:g}",
+            "challenge": f"{s.challenge_hours:g}",
+        }
+        lines = [
+            head,
+            _("• turn reminder after {hours} h").format(hours=hours["reminder"]),
+            _("• forfeit on time: off")
+            if s.forfeit_hours == 0
+            else _("• forfeit on time: after {hours} h").format(hours=hours["forfeit"]),
+            _("• challenges stay open {hours} h").format(hours=hours["challenge"]),
+            _("• a thread per game: yes") if s.use_threads else _("• a thread per game: no"),
+            _("• who may analyse a finished game: anyone")
+            if s.public_analysis
+            else _("• who may analyse a finished game: its two players"),
+            spoken,
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 
 def _guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refused("Use this command in a server.")
+        raise Refused(say("Use this command in a server."))
     return interaction.guild_id
 
 
@@ -374,44 +443,98 @@ def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
 
 
+def term(text: str) -> str:
+    """A name or sentence from a table of the engine or the services (a game's name, what
+    ratings mean), in the current language: a Phrase is localised, a marked constant looked
+    up."""
+    return localise(text) if isinstance(text, Phrase) else _(text)
+
+
+def result_word(result: str) -> str:
+    """ "win", "loss" or "draw" (a finished game, from one player's side), translated."""
+    if result == "win":
+        return pgettext("game result", "win")
+    if result == "loss":
+        return pgettext("game result", "loss")
+    if result == "draw":
+        return pgettext("game result", "draw")
+    return result
+
+
+def _history_line(g: GameSummary) -> str:
+    values = {
+        "game_id": g.match_id,
+        "date": _when(g.finished_at),
+        "description": localise(g.description),
+        "opponent": g.opponent_name,
+        "result": result_word(g.result),
+    }
+    if g.rated:
+        # TRANSLATORS: one finished game; {result} is win, loss or draw.
+        return _("#{game_id} · {date} · {description} vs {opponent}: **{result}**").format(**values)
+    return _("#{game_id} · {date} · {description} vs {opponent}: **{result}** (unrated)").format(
+        **values
+    )
+
+
+def _streak(kind: str, n: int) -> str:
+    if kind == "win":
+        text = ngettext("Current streak: {count} win", "Current streak: {count} wins", n)
+    elif kind == "loss":
+        text = ngettext("Current streak: {count} loss", "Current streak: {count} losses", n)
+    else:
+        text = ngettext("Current streak: {count} draw", "Current streak: {count} draws", n)
+    return text.format(count=n)
+
+
 def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"{name}: stats", colour=discord.Colour.blurple())
+    embed = discord.Embed(
+        title=_("{name}: stats").format(name=name), colour=discord.Colour.blurple()
+    )
     overall = stats.overall
-    lines = [f"{plural(overall.games, 'finished game')}: {overall.describe()}"]
+    # TRANSLATORS: {record} is e.g. "3 won, 1 lost".
+    finished = ngettext(
+        "{count} finished game: {record}", "{count} finished games: {record}", overall.games
+    )
+    lines = [finished.format(count=overall.games, record=localise(overall.describe()))]
     if stats.streak:
-        kind, n = stats.streak
-        one, many = {"win": ("win", "wins"), "loss": ("loss", "losses"), "draw": ("draw", "draws")}[
-            kind
-        ]
-        lines.append(f"Current streak: {n} {one if n == 1 else many}")
+        lines.append(_streak(*stats.streak))
     if stats.active:
-        lines.append(f"Games in progress: {stats.active}")
+        lines.append(_("Games in progress: {count}").format(count=stats.active))
     embed.description = "\n".join(lines)
     for game, (rating, rank, total) in stats.ratings.items():
         embed.add_field(
-            name=GAME_NAMES[game], value=f"Rating {rating.display()} (#{rank} of {total})"
+            name=term(GAME_NAMES[game]),
+            value=_("Rating {rating} (#{rank} of {total})").format(
+                rating=rating.display(), rank=rank, total=total
+            ),
         )
     if stats.ratings:
-        embed.set_footer(text=ratings.MEANING)
+        embed.set_footer(text=term(ratings.MEANING))
     if stats.per_variant:
-        embed.add_field(
-            name="By variant",
-            value="\n".join(f"{VARIANTS[v]}: {r.describe()}" for v, r in stats.per_variant.items()),
-            inline=False,
-        )
+        by_variant = [
+            # TRANSLATORS: {variant} is a game variant's name, {record} e.g. "3 won, 1 lost".
+            _("{variant}: {record}").format(
+                variant=term(VARIANTS[v]), record=localise(r.describe())
+            )
+            for v, r in stats.per_variant.items()
+        ]
+        embed.add_field(name=_("By variant"), value="\n".join(by_variant), inline=False)
     if stats.against is not None:
         other, record = stats.against
         embed.add_field(
-            name=f"Against {other}", value=record.describe() or "no games", inline=False
-        )
-    if stats.recent:
-        embed.add_field(
-            name="Recent",
-            value="\n".join(
-                f"#{g.match_id} vs {g.opponent_name}: {g.result}" for g in stats.recent
-            ),
+            name=_("Against {name}").format(name=other),
+            value=localise(record.describe()) or _("no games"),
             inline=False,
         )
+    if stats.recent:
+        recent = [
+            _("#{game_id} vs {opponent}: {result}").format(
+                game_id=g.match_id, opponent=g.opponent_name, result=result_word(g.result)
+            )
+            for g in stats.recent
+        ]
+        embed.add_field(name=_("Recent"), value="\n".join(recent), inline=False)
     return embed
 
 

@@ -5,8 +5,13 @@ the version of the position it was made for, and the move or step), so a click a
 restart is understood from the id alone and the state is reloaded from the database. A
 click on controls made for an older position is refused by the service's version check.
 
-All callbacks go through `Control.callback`, which sends every refusal and every unexpected
-error down the one error path (`bot.front.replies.report`).
+All callbacks go through `Control.callback`, which speaks the clicking member's language
+(and remembers it for later DMs), and sends every refusal and every unexpected error down the
+one error path (`bot.front.replies.report`).
+
+Labels are written when a control is made, in the current language: a board's in the
+server's, a hand's in its player's. A control rebuilt from its custom_id to run a click has
+no label that anyone sees.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from bot.errors import Refused
 from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
 from bot.front.replies import report
 from bot.store import valid_id
+from lang import _, pgettext
 
 if TYPE_CHECKING:
     from bot.front.app import Front
@@ -41,8 +47,10 @@ class Control(discord.ui.DynamicItem[Any], template=r"sch:never"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            front = front_of(interaction)
+            await front.listen(interaction)  # the member's language, from here on
             read_control(self.custom_id, _values(interaction))  # refuses what cannot be
-            async with front_of(interaction).working():
+            async with front.working():
                 await self.run(interaction)
         except Exception as error:  # the one error path
             await report(interaction, error, where=self.custom_id)
@@ -104,7 +112,7 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
             elif card in blocked:
                 options.append(
                     discord.SelectOption(
-                        label=f"{card} (not now)",
+                        label=_("{card} (not now)").format(card=card),
                         value=f"{BLOCKED}{card}",
                         description=blocked[card][:100],
                     )
@@ -112,7 +120,7 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
         options = options[:25]
         super().__init__(
             discord.ui.Select(
-                placeholder="Play a card…",
+                placeholder=_("Play a card…"),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 custom_id=f"{PREFIX}:c:{match_id}:{version}",
             )
@@ -137,7 +145,10 @@ BLOCKED = "!"
 
 def _places(noun: str, choices: list[Any]) -> str:
     numbers = ", ".join(c.move.split()[-1] for c in choices)
-    return f"{noun.title()}s {numbers}"[:100]
+    # TRANSLATORS: under a card in the card menu: the places it can go ("Stones 3, 5, 8").
+    if noun == "stone":
+        return pgettext("card menu", "Stones {numbers}").format(numbers=numbers)[:100]
+    return pgettext("card menu", "Tiles {numbers}").format(numbers=numbers)[:100]
 
 
 class StepButton(Control, template=rf"sch:F:{AT}:{FAMILY}"):
@@ -148,7 +159,7 @@ class StepButton(Control, template=rf"sch:F:{AT}:{FAMILY}"):
         style = discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=(label or f"{title(family)}…")[:80],
+                label=(label or _("{tactic}…").format(tactic=title(family)))[:80],
                 style=style,
                 custom_id=f"{PREFIX}:F:{match_id}:{version}:{family}",
             )
@@ -176,7 +187,7 @@ class FamilySelect(Control, template=rf"sch:f:{AT}:{FAMILY}"):
         options = [discord.SelectOption(label=w, value=w) for w in whats][:25]
         super().__init__(
             discord.ui.Select(
-                placeholder=f"{title(family)}: which card?",
+                placeholder=_("{tactic}: which card?").format(tactic=title(family)),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 custom_id=f"{PREFIX}:f:{match_id}:{version}:{family}",
             )
@@ -210,7 +221,7 @@ class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
         items = list(choice.items) if choice else ["-"]
         least = choice.least if choice else 1
         most = choice.most if choice else 1
-        placeholder = f"{choice.title} ({_count(least, most)})" if choice else "…"
+        placeholder = _count(choice.title, least, most) if choice else "…"
         super().__init__(
             discord.ui.Select(
                 placeholder=placeholder[:150],
@@ -218,7 +229,7 @@ class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
                     discord.SelectOption(
                         label=i,
                         value=i,
-                        description="new: drawn with the Recruiter" if i in new else None,
+                        description=_("new: drawn with the Recruiter") if i in new else None,
                     )
                     for i in items
                 ][:25],
@@ -251,7 +262,7 @@ class MoveSelect(Control, template=rf"sch:v:{AT}:{FAMILY}"):
         options = [discord.SelectOption(label=c.label, value=c.move) for c in choices or []][:25]
         super().__init__(
             discord.ui.Select(
-                placeholder=f"{title(family)}…",
+                placeholder=_("{tactic}…").format(tactic=title(family)),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 custom_id=f"{PREFIX}:v:{match_id}:{version}:{family}",
             )
@@ -270,8 +281,11 @@ class MoveSelect(Control, template=rf"sch:v:{AT}:{FAMILY}"):
         )
 
 
-def _count(least: int, most: int) -> str:
-    return f"choose {least}" if least == most else f"choose {least} to {most}"
+def _count(what: str, least: int, most: int) -> str:
+    """A menu's placeholder: what to tick, and how many."""
+    if least == most:
+        return _("{what} (choose {least})").format(what=what, least=least)
+    return _("{what} (choose {least} to {most})").format(what=what, least=least, most=most)
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
@@ -289,7 +303,7 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label="Show my hand",
+                label=_("Show my hand"),
                 emoji="🂠",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"{PREFIX}:h:{match_id}",
@@ -311,7 +325,7 @@ class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=_("Rematch"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:r:{match_id}",
             )
@@ -334,7 +348,7 @@ class JoinTournamentButton(Control, template=r"sch:j:(?P<tournament>[0-9]+)"):
         self.tournament_id = tournament_id
         super().__init__(
             discord.ui.Button(
-                label="Join",
+                label=pgettext("tournament button", "Join"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:j:{tournament_id}",
             )
@@ -355,7 +369,7 @@ class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label="Accept",
+                label=pgettext("challenge button", "Accept"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:a:{challenge_id}",
             )
@@ -376,7 +390,7 @@ class DeclineButton(Control, template=r"sch:d:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label="Decline",
+                label=pgettext("challenge button", "Decline"),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"{PREFIX}:d:{challenge_id}",
             )
@@ -424,20 +438,22 @@ def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
             break
     else:
         raise Refused(
-            "I do not understand this button or menu (it may be from an older version of"
-            " me). Use `/schotten hand` for your current controls."
+            _(
+                "I do not understand this button or menu (it may be from an older version of"
+                " me). Use `/schotten hand` for your current controls."
+            )
         )
     groups = found.groupdict()
     kind = custom_id.split(":", 2)[1]
     target = int(groups.get("match") or groups.get("challenge") or groups.get("tournament") or "0")
     version = int(groups["version"]) if groups.get("version") is not None else None
     if not valid_id(target) or (version is not None and not valid_id(version)):
-        raise Refused("This control names a game or challenge that does not exist.")
+        raise Refused(_("This control names a game or challenge that does not exist."))
     if kind in SELECTS:
         if not values:
-            raise Refused("Choose an option in the menu first.")
+            raise Refused(_("Choose an option in the menu first."))
         if any(len(v) > MAX_VALUE_LENGTH for v in values):
-            raise Refused("That menu choice is not one I offered.")
+            raise Refused(_("That menu choice is not one I offered."))
     arg = groups.get("move") or groups.get("family")
     return ControlRequest(kind, target, version, arg, tuple(values))
 
@@ -515,24 +531,28 @@ def step_view(
     view = discord.ui.View(timeout=None)
     if kind == "card":
         choices = picker.cards.get(value, [])
-        prompt = f"Where does **{value}** go?"
+        prompt = _("Where does **{card}** go?").format(card=value)
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "family":
-        prompt = f"**{title(value)}**: which card?"
+        prompt = _("**{tactic}**: which card?").format(tactic=title(value))
         view.add_item(_row(FamilySelect(match_id, version, value, picker), 0))
     else:  # "taking": "traitor 3:G5" -> where it goes
         family, what = value.split(" ", 1)
         choices = picker.taking.get(family, {}).get(what, [])
-        place, _, card = what.partition(":")
+        place, _colon, card = what.partition(":")
         if all(len(c.move.split()) == 2 for c in choices):  # the Banshee: no "where"
-            prompt = f"**{title(family)}**: discard the {card} on {picker.place_noun} {place}?"
+            if picker.place_noun == "stone":
+                prompt = _("**{tactic}**: discard the {card} on stone {place}?")
+            else:
+                prompt = _("**{tactic}**: discard the {card} on tile {place}?")
+            prompt = prompt.format(tactic=title(family), card=card, place=place)
         else:
-            prompt = f"**{title(family)}** {what}: where to?"
+            prompt = _("**{tactic}** {card}: where to?").format(tactic=title(family), card=what)
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     rows = max((item.row or 0 for item in view.children), default=0)
-    view.add_item(_row(StepButton(match_id, version, "back", "← Back"), min(rows + 1, 4)))
+    view.add_item(_row(StepButton(match_id, version, "back", _("← Back")), min(rows + 1, 4)))
     return prompt, view
 
 

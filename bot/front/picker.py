@@ -2,13 +2,16 @@
 
 Pure: it reads move texts (the engine's notation) and returns what to show, so it is tested
 without Discord. Every control ends in one legal move's text, which goes to the service as
-if typed.
+if typed. Labels are in the current language (the member's, who sees the controls); the
+move texts stay notation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from lang import N_, _, pgettext
 
 # Moves that choose a set of things at once: the player ticks them in one menu.
 SET_FAMILIES = ("give", "return", "support", "retreat")
@@ -20,21 +23,28 @@ TAKING_FAMILIES = ("strategist", "banshee", "traitor", "redeploy", "desert", "tr
 WORDS = ("done", "pass", "draw", "recruiter", "exchange")
 
 _TITLES = {
-    "claim": "Claim stone",
-    "control": "Take tile",
-    "oil": "Oil on tile",
-    "explode": "Explode tile",
-    "strategist": "Strategist",
-    "banshee": "Banshee",
-    "traitor": "Traitor",
-    "redeploy": "Redeployment",
-    "desert": "Desertion",
-    "treason": "Treason",
-    "recruit": "Recruitment",
-    "give": "Cards to give",
-    "return": "Cards to put back",
-    "support": "Cards to shuffle back",
-    "retreat": "Tiles to retreat from",
+    "claim": N_("Claim stone"),
+    "control": N_("Take tile"),
+    "oil": N_("Oil on tile"),
+    "explode": N_("Explode tile"),
+    "strategist": N_("Strategist"),
+    "banshee": N_("Banshee"),
+    "traitor": N_("Traitor"),
+    "redeploy": N_("Redeployment"),
+    "desert": N_("Desertion"),
+    "treason": N_("Treason"),
+    "recruit": N_("Recruitment"),
+    "give": N_("Cards to give"),
+    "return": N_("Cards to put back"),
+    "support": N_("Cards to shuffle back"),
+    "retreat": N_("Tiles to retreat from"),
+}
+# A button that makes a move on one place: its title and the place's number.
+_PLACE_LABELS = {
+    "claim": N_("Claim stone {place}"),
+    "control": N_("Take tile {place}"),
+    "oil": N_("Oil on tile {place}"),
+    "explode": N_("Explode tile {place}"),
 }
 
 
@@ -68,19 +78,45 @@ class Picker:
 
 
 def title(family: str) -> str:
-    return _TITLES.get(family, family.title())
+    """A move family's name for people, in the current language."""
+    known = _TITLES.get(family)
+    return _(known) if known is not None else family.title()
+
+
+_DRAW_LABELS = {
+    "clan": N_("Draw a clan card"),
+    "tactic": N_("Draw a tactic card"),
+    "siege": N_("Draw a siege card"),
+}
+_WORD_LABELS = {
+    "done": N_("Done: end my turn"),
+    "pass": N_("Pass"),
+    "recruiter": N_("Play the Recruiter"),
+    "exchange": N_("Play Exchange"),
+}
 
 
 def _word_label(words: list[str]) -> str:
     head = words[0]
     if head == "draw":
-        return f"Draw a {words[1]} card"
-    return {
-        "done": "Done: end my turn",
-        "pass": "Pass",
-        "recruiter": "Play the Recruiter",
-        "exchange": "Play Exchange",
-    }.get(head, " ".join(words))
+        known = _DRAW_LABELS.get(words[1])
+        return _(known) if known else _("Draw a {deck} card").format(deck=words[1])
+    label = _WORD_LABELS.get(head)
+    return _(label) if label is not None else " ".join(words)
+
+
+def place_label(noun: str, place: str) -> str:
+    """A button that puts a card on a place: "Stone 3", "Tile 5"."""
+    if noun == "stone":
+        return pgettext("button", "Stone {place}").format(place=place)
+    return pgettext("button", "Tile {place}").format(place=place)
+
+
+def onto_label(noun: str, place: str) -> str:
+    """A button that moves a taken card to a place: "Onto stone 6"."""
+    if noun == "stone":
+        return _("Onto stone {place}").format(place=place)
+    return _("Onto tile {place}").format(place=place)
 
 
 def build_picker(game: str, legal: Sequence[str]) -> Picker:
@@ -95,22 +131,24 @@ def build_picker(game: str, legal: Sequence[str]) -> Picker:
         if head in SET_FAMILIES:
             set_moves.setdefault(head, []).append(words[1:])
         elif head in PLACE_FAMILIES:
-            label = f"{title(head)} {words[1]}"
+            label = _(_PLACE_LABELS[head]).format(place=words[1])
             picker.places.setdefault(head, []).append(Choice(label, text))
         elif head in WORDS:
             picker.words.append(Choice(_word_label(words), text))
         elif head in TAKING_FAMILIES:
             what = words[1]
             rest = words[2:]
-            label = (
-                "Discard it"
-                if rest == ["discard"]
-                else (f"Onto {picker.place_noun} {rest[0]}" if rest else f"{title(head)} {what}")
-            )
+            if rest == ["discard"]:
+                label = _("Discard it")
+            elif rest:
+                label = onto_label(picker.place_noun, rest[0])
+            else:
+                # TRANSLATORS: a button: a tactic card's name and the card it takes ("3:G5").
+                label = _("{tactic} {card}").format(tactic=title(head), card=what)
             picker.taking.setdefault(head, {}).setdefault(what, []).append(Choice(label, text))
         else:  # a card played from the hand: `R7 3`, `joker 3`, `mud 4`
             card, place = words[0], words[1]
-            label = f"{picker.place_noun.title()} {place}"
+            label = place_label(picker.place_noun, place)
             picker.cards.setdefault(card, []).append(Choice(label, text))
     for family, arg_lists in set_moves.items():
         items = sorted({a for args in arg_lists for a in args}, key=_item_order)

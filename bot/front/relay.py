@@ -15,6 +15,10 @@ holds back the later ones of its match, never those of other matches.
 A turn has one board message: the steps after the first of the same player's turn (a claim,
 a draw, the computer's moves) edit it, so the channel gets one post, and one notification,
 per turn.
+
+No request is under way when an announcement goes out, so each one chooses its language:
+the board and an expired challenge in the server's, a hand, a reminder and the notice of
+closed DMs in the language last seen from the member they are for.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
 from bot.records import Announcement, MatchInfo
 from bot.store import DMS_CLOSED, Row
+from lang import speaking
 
 if TYPE_CHECKING:
     from bot.front.app import Front
@@ -135,18 +140,21 @@ class Relay:
             assert a.match is not None and a.reminder is not None
             if not a.current:
                 return None
-            return await self._post(
-                a.match.channel_id, a.nonce, texts.reminder(a.reminder), allowed_mentions=PING
-            )
+            language = await self.front.member_language(a.reminder.user_id, a.match.guild_id)
+            with speaking(language):
+                content = texts.reminder(a.reminder)
+            return await self._post(a.match.channel_id, a.nonce, content, allowed_mentions=PING)
         if a.kind == "challenge":
             assert a.challenge is not None
             c = a.challenge
             if c.message_id is None:
                 return None
             channel = self.client.get_partial_messageable(c.channel_id)
+            with speaking(await self.front.server_language(c.guild_id)):
+                content = texts.expired(c)
             try:
                 message = await channel.get_partial_message(c.message_id).edit(
-                    content=texts.expired(c), view=None
+                    content=content, view=None
                 )
             except (discord.NotFound, discord.Forbidden) as e:
                 raise Undeliverable(str(e)) from None
@@ -154,6 +162,11 @@ class Relay:
         raise Undeliverable(f"unknown announcement kind {a.kind!r}")
 
     async def _board(self, info: MatchInfo, a: Announcement) -> int:
+        """The board for the channel, in the server's language (its words and picture)."""
+        with speaking(await self.front.server_language(info.guild_id)):
+            return await self._board_in_language(info, a)
+
+    async def _board_in_language(self, info: MatchInfo, a: Announcement) -> int:
         lines = ([texts.started(info)] if a.started else []) + a.lines
         lines += texts.rating_lines(info, a.ratings)
         view = discord.ui.View(timeout=None)
@@ -181,8 +194,13 @@ class Relay:
 
     async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:
         """The hand by DM; if the player's DMs are closed, say so in the game's channel
-        (without the hand): the board's Show my hand button still works for them."""
+        (without the hand): the board's Show my hand button still works for them. Both in
+        the player's language."""
         user_id = info.players[seat]
+        with speaking(await self.front.member_language(user_id, info.guild_id)):
+            return await self._hand_in_language(info, seat, nonce, user_id)
+
+    async def _hand_in_language(self, info: MatchInfo, seat: int, nonce: str, user_id: int) -> int:
         payload = await self.front.hand_payload(info, seat)
         try:
             dm = await self.client.create_dm(discord.Object(user_id))

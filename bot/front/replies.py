@@ -15,10 +15,11 @@ import discord
 from bot.errors import ServiceError
 from bot.records import Member
 from engine.errors import GameError
+from lang import N_, _, message_of
 
 log = logging.getLogger("schotten.bot")
 
-SORRY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+SORRY = N_("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 
 
 async def say(
@@ -36,13 +37,14 @@ async def say(
 
 
 async def report(interaction: discord.Interaction, error: BaseException, *, where: str) -> None:
-    """Tell the user why their request was refused, or apologise for a bug."""
+    """Tell the user why their request was refused, or apologise for a bug, in the language
+    of the request (its entry point chose it)."""
     if isinstance(error, discord.app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, GameError | ServiceError):
-        message = str(error)
+        message = message_of(error)
     elif isinstance(error, discord.app_commands.CheckFailure):
-        message = str(error) or "You cannot use this command here."
+        message = message_of(error) or _("You cannot use this command here.")
     else:
         log.error(
             "unexpected error in %s (user %s, guild %s, channel %s)",
@@ -52,7 +54,7 @@ async def report(interaction: discord.Interaction, error: BaseException, *, wher
             interaction.channel_id,
             exc_info=error,
         )
-        message = SORRY
+        message = _(SORRY)
     try:
         await say(interaction, message)
     except discord.HTTPException:

@@ -5,50 +5,73 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
-from bot.wording import plural
 from engine.api import Playable
+from engine.outcome import Outcome
 from engine.st2.match import Match as St2Match
+from lang import N_, _, localise, ngettext
 
 
 def _who(info: MatchInfo, seat: int) -> str:
     name = info.names[seat]
     if info.spec.game == "st2":
         attacker = info.match.view(None).attacker
-        return f"{name} ({'Attacker' if seat == attacker else 'Defender'})"
+        if seat == attacker:
+            return _("{name} (Attacker)").format(name=name)
+        return _("{name} (Defender)").format(name=name)
     return name
+
+
+def _why(outcome: Outcome) -> str:
+    """Why the game ended, in the current language."""
+    return localise(outcome.termination.reason)
 
 
 def turn_line(info: MatchInfo) -> str:
     outcome = info.match.outcome
     if outcome is not None:
-        why = outcome.termination.value
+        why = _why(outcome)
         if outcome.winner is None:
-            return f"**The game is drawn** ({why})."
-        return f"🏆 **{info.names[outcome.winner]} wins** ({why})."
+            return _("**The game is drawn** ({why}).").format(why=why)
+        return _("🏆 **{player} wins** ({why}).").format(player=info.names[outcome.winner], why=why)
     seat = info.to_decide
     if seat is None:
         return ""
     if info.ai_seat == seat:
-        return f"**{info.names[seat]}** is thinking…"
-    return f"**{_who(info, seat)}** {phase_words(info.match.view(None).phase)}."
+        return _("**{player}** is thinking…").format(player=info.names[seat])
+    phase = info.match.view(None).phase
+    # TRANSLATORS: {player} is the name of the player the game waits for (in Schotten
+    # Totten 2 followed by their role), the rest what they are doing now.
+    line = _(_PHASE_LINES.get(phase, _PHASE_LINES["prepare"]))
+    return line.format(player=_who(info, seat))
 
 
 # What the player the game waits for is doing, in the words of the picture's badge
 # (render/words.py _PHASE_BADGES), so that the text and the picture agree.
 _PHASE_WORDS = {
-    "play": "to play",
-    "claim": "claiming: claim stones, or end the turn",
-    "draw": "to draw",
-    "recruit-draw": "playing the Recruiter: to draw",
-    "recruit-return": "playing the Recruiter: to return two cards",
-    "prepare": "to move",
-    "after-play": "may control a tile, or end the turn",
-    "exchange": "in the Exchange: to give cards",
+    "play": N_("to play"),
+    "claim": N_("claiming: claim stones, or end the turn"),
+    "draw": N_("to draw"),
+    "recruit-draw": N_("playing the Recruiter: to draw"),
+    "recruit-return": N_("playing the Recruiter: to return two cards"),
+    "prepare": N_("to move"),
+    "after-play": N_("may control a tile, or end the turn"),
+    "exchange": N_("in the Exchange: to give cards"),
+}
+# The turn line: the same words, as a sentence about the player.
+_PHASE_LINES = {
+    "play": N_("**{player}** to play."),
+    "claim": N_("**{player}** claiming: claim stones, or end the turn."),
+    "draw": N_("**{player}** to draw."),
+    "recruit-draw": N_("**{player}** playing the Recruiter: to draw."),
+    "recruit-return": N_("**{player}** playing the Recruiter: to return two cards."),
+    "prepare": N_("**{player}** to move."),
+    "after-play": N_("**{player}** may control a tile, or end the turn."),
+    "exchange": N_("**{player}** in the Exchange: to give cards."),
 }
 
 
 def phase_words(phase: str) -> str:
-    return _PHASE_WORDS.get(phase, "to move")
+    return _(_PHASE_WORDS.get(phase, _PHASE_WORDS["prepare"]))
 
 
 def revenge_line(match: Playable, names: Sequence[str]) -> str:
@@ -63,25 +86,37 @@ def revenge_line(match: Playable, names: Sequence[str]) -> str:
     other = names[1 - winner]
     if winner == first.attacker:
         left = first.deck_left
-        return (
-            f"To beat: {names[winner]} took the wall in game 1 with"
-            f" {plural(left, 'card')} left in the deck; {other} wins the match by taking it"
-            f" with more than {left} left ({left} exactly: a draw)."
-        )
+        # TRANSLATORS: a revenge match of Schotten Totten 2; {count} cards were left in the
+        # siege deck when {winner} (the Attacker of game 1) took the wall.
+        return ngettext(
+            "To beat: {winner} took the wall in game 1 with {count} card left in the deck;"
+            " {other} wins the match by taking it with more than {count} left ({count}"
+            " exactly: a draw).",
+            "To beat: {winner} took the wall in game 1 with {count} cards left in the deck;"
+            " {other} wins the match by taking it with more than {count} left ({count}"
+            " exactly: a draw).",
+            left,
+        ).format(winner=names[winner], other=other, count=left)
     held = first.defender_score
-    return (
-        f"To beat: {names[winner]} held the wall in game 1 with {held} intact tiles and unused"
-        f" cauldrons; {other} wins the match by holding it with more than {held}"
-        f" ({held} exactly: a draw)."
-    )
+    # TRANSLATORS: a revenge match of Schotten Totten 2; {held} is the Defender's score of
+    # game 1 (intact wall tiles plus unused oil cauldrons).
+    return _(
+        "To beat: {winner} held the wall in game 1 with {held} intact tiles and unused"
+        " cauldrons; {other} wins the match by holding it with more than {held}"
+        " ({held} exactly: a draw)."
+    ).format(winner=names[winner], other=other, held=held)
 
 
 def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
     a, b = (_who(info, 0), _who(info, 1))
-    head = f"**{info.spec.describe()}** · {a} vs {b} · game #{info.id}"
+    # TRANSLATORS: the board's first line: {game} is the game and its variant, {first} and
+    # {second} the players, {id} the game's number.
+    head = _("**{game}** · {first} vs {second} · game #{id}").format(
+        game=localise(info.spec.describe()), first=a, second=b, id=info.id
+    )
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
-    body = "\n".join(f"• {line}" for line in lines if line)
+    body = "\n".join(f"• {localise(line)}" for line in lines if line)
     return "\n".join(part for part in (head, body, turn_line(info)) if part)[:2000]
 
 
@@ -91,66 +126,104 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     if info.is_over:
         state = turn_line(info)
     elif info.to_decide == seat:
-        state = "**Your move.** Choose below, or type `/schotten move`."
+        state = _("**Your move.** Choose below, or type `/schotten move`.")
     else:
-        state = f"Waiting for {opponent}."
-    parts = [note, f"Your hand in game #{info.id} against {opponent} ({where}). {state}"]
+        state = _("Waiting for {player}.").format(player=opponent)
+    # TRANSLATORS: {channel} is a link to the game's channel; {state} one of "**Your move.**
+    # Choose below...", "Waiting for Bob." or how the game ended.
+    text = _("Your hand in game #{id} against {opponent} ({channel}). {state}")
+    parts = [note, text.format(id=info.id, opponent=opponent, channel=where, state=state)]
     return "\n".join(p for p in parts if p)
 
 
 def hand_moved_on(info: MatchInfo) -> str:
-    return (
-        f"This hand of game #{info.id} is from an earlier position: you have moved since."
+    return _(
+        "This hand of game #{id} is from an earlier position: you have moved since."
         " Your current hand comes in a newer message, or use **Show my hand** on the board."
-    )
+    ).format(id=info.id)
 
 
 def dm_failed(user_id: int) -> str:
-    return (
-        f"<@{user_id}>, it is your move, but I cannot send you direct messages. For the rest"
+    # TRANSLATORS: posted in the game's channel; <@{user}> mentions the player. **Show my
+    # hand** is the label of the board's button: use its translation.
+    return _(
+        "<@{user}>, it is your move, but I cannot send you direct messages. For the rest"
         " of this game, use the **Show my hand** button on the board to see your hand"
         " privately; I will not repeat this notice."
-    )
+    ).format(user=user_id)
 
 
 def challenge_text(info: ChallengeInfo) -> str:
-    return (
-        f"<@{info.opponent.id}>: {info.describe()}! Accept or decline below (or"
-        f" `/schotten accept`). The challenge expires <t:{int(info.expires_at)}:R>."
+    # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
+    # <t:{expires}:R> is shown by Discord as "in 10 minutes".
+    return _(
+        "<@{user}>: {challenge}! Accept or decline below (or `/schotten accept`)."
+        " The challenge expires <t:{expires}:R>."
+    ).format(
+        user=info.opponent.id, challenge=localise(info.describe()), expires=int(info.expires_at)
     )
 
 
 def computer_game(info: ChallengeInfo) -> str:
-    return f"{info.describe()}. The computer is ready: good luck!"
+    return _("{challenge}. The computer is ready: good luck!").format(
+        challenge=localise(info.describe())
+    )
 
 
-def accepted(info: ChallengeInfo, where: str) -> str:
-    return f"{info.opponent.name} accepted: {info.describe()}. The game is on{where}!"
+def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
+    """The challenge message once accepted; `thread`: the mention of the game's thread."""
+    challenge = localise(info.describe())
+    if thread is not None:
+        return _("{player} accepted: {challenge}. The game is on in {thread}!").format(
+            player=info.opponent.name, challenge=challenge, thread=thread
+        )
+    return _("{player} accepted: {challenge}. The game is on!").format(
+        player=info.opponent.name, challenge=challenge
+    )
 
 
 def declined(info: ChallengeInfo) -> str:
-    return f"{info.opponent.name} declined: {info.describe()}."
+    return _("{player} declined: {challenge}.").format(
+        player=info.opponent.name, challenge=localise(info.describe())
+    )
 
 
 def expired(info: ChallengeInfo) -> str:
-    return f"{info.describe()}: nobody answered in time, so the challenge has expired."
+    return _("{challenge}: nobody answered in time, so the challenge has expired.").format(
+        challenge=localise(info.describe())
+    )
 
 
 def started(info: MatchInfo) -> str:
-    return f"The game begins: {info.names[0]} against {info.names[1]}."
+    return _("The game begins: {first} against {second}.").format(
+        first=info.names[0], second=info.names[1]
+    )
 
 
 def thread_name(info: ChallengeInfo) -> str:
-    against = "Computer" if info.ai_level else info.opponent.name
-    return f"{info.challenger.name} vs {against}"[:90]
+    # TRANSLATORS: the name of a game's thread: "Alice vs Bob", "Alice vs Computer".
+    if info.ai_level:
+        name = _("{challenger} vs Computer").format(challenger=info.challenger.name)
+    else:
+        name = _("{challenger} vs {opponent}").format(
+            challenger=info.challenger.name, opponent=info.opponent.name
+        )
+    return name[:90]
 
 
 def reminder(r: Reminder) -> str:
     hours = round(r.waiting_hours)
-    tail = ""
     if r.forfeit_in_hours is not None:
-        tail = f" The game is forfeited on time in about {max(1, round(r.forfeit_in_hours))} h."
-    return f"<@{r.user_id}>, game #{r.match_id} has been waiting for your move for {hours} h.{tail}"
+        # TRANSLATORS: "h" is hours; {forfeit} is in about how many hours the game is lost.
+        return _(
+            "<@{user}>, game #{id} has been waiting for your move for {hours} h."
+            " The game is forfeited on time in about {forfeit} h."
+        ).format(
+            user=r.user_id, id=r.match_id, hours=hours, forfeit=max(1, round(r.forfeit_in_hours))
+        )
+    return _("<@{user}>, game #{id} has been waiting for your move for {hours} h.").format(
+        user=r.user_id, id=r.match_id, hours=hours
+    )
 
 
 def rating_lines(info: MatchInfo, changes: Sequence[RatingChange]) -> list[str]:
@@ -158,33 +231,19 @@ def rating_lines(info: MatchInfo, changes: Sequence[RatingChange]) -> list[str]:
     if not info.is_over:
         return []
     names = dict(zip(info.players, info.names, strict=True))
-    shown = [c.describe(names[c.user_id]) for c in changes]
+    shown = [localise(c.describe(names[c.user_id])) for c in changes]
     if not shown:
         if info.ai_seat is not None:
-            return ["Games against the computer do not change ratings."]
+            return [_("Games against the computer do not change ratings.")]
         return []
-    return ["Ratings: " + ", ".join(shown)]
+    # TRANSLATORS: {changes} is a list like "Alice: 1032 (+32), Bob: 968 (-32)".
+    return [_("Ratings: {changes}").format(changes=", ".join(shown))]
 
 
 def what_you_did(result: MoveResult) -> str:
     """The mover's own reply: what their move did, said to them ("You drew a tactic card.",
-    "You played R7 on stone 3."), then how the game ended if it did."""
+    "You played R7 on stone 3."), then how the game ended if it did. In the current
+    language (the mover's)."""
     info = result.info
-    names = list(info.names)
-    names[result.seat] = "You"
-    said = []
-    for event in result.events:
-        if event.kind == "GameEnded":
-            said.append(event.describe(info.names))
-            continue
-        line = event.describe(names)
-        # Events speak of a player in the third person; "You" needs the plural verb.
-        for third, second in (
-            ("You passes", "You pass"),
-            ("and passes", "and pass"),
-            ("You's", "your"),
-            ("won by You, who completed their side first", "won by you: you completed first"),
-        ):
-            line = line.replace(third, second)
-        said.append(line)
-    return " ".join(said) or f"You played `{result.text}`."
+    said = [localise(e.describe(info.names, you=result.seat)) for e in result.events]
+    return " ".join(said) or _("You played `{move}`.").format(move=result.text)

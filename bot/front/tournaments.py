@@ -22,6 +22,7 @@ from bot.front.replies import is_manager, member_of, quietly
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
 from engine.api import VARIANTS, MatchSpec
+from lang import _, current, localise, pgettext, say, speaking
 from render.standings import points_text
 
 if TYPE_CHECKING:
@@ -39,27 +40,68 @@ SHORT = {"Sonneborn-Berger": "SB", "Head-to-head": "H2H"}  # headings that fit a
 
 def _guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refused("Tournaments are run in a server; use this command there.")
+        raise Refused(say("Tournaments are run in a server; use this command there."))
     return interaction.guild_id
 
 
 # Texts -------------------------------------------------------------------------------------
 
 
-def announcement(t: TournamentInfo) -> str:
-    names = ", ".join(e.name for e in t.entrants) or "nobody yet"
-    hours = f"{t.round_hours:g} h"
-    return (
-        f"🏆 **{t.name}**: a {FORMATS[t.format]} tournament of {t.spec.describe()}"
-        f"{f', {t.rounds} rounds' if t.rounds else ''}; each round lasts {hours}.\n"
-        f"Players ({len(t.entrants)}): {names}.\n"
-        + (
+def format_name(fmt: str) -> str:
+    """A tournament format's name, as a label ("Swiss", "round robin")."""
+    if fmt == "swiss":
+        return pgettext("tournament format", "Swiss")
+    if fmt == "round-robin":
+        return pgettext("tournament format", "round robin")
+    return FORMATS.get(fmt, fmt)
+
+
+def _kind(t: TournamentInfo) -> str:
+    """The announcement's first line: its format, game, rounds and round length."""
+    values = {
+        "name": t.name,
+        "game": localise(t.spec.describe()),
+        "rounds": t.rounds,
+        "hours": f"{t.round_hours:g}",
+    }
+    if t.format == "swiss" and t.rounds:
+        # TRANSLATORS: {game} describes the matches played, e.g. "Schotten Totten, 3 rounds".
+        text = _(
+            "🏆 **{name}**: a Swiss tournament of {game}, {rounds} rounds;"
+            " each round lasts {hours} h."
+        )
+    elif t.format == "swiss":
+        text = _("🏆 **{name}**: a Swiss tournament of {game}; each round lasts {hours} h.")
+    elif t.rounds:
+        text = _(
+            "🏆 **{name}**: a round robin tournament of {game}, {rounds} rounds;"
+            " each round lasts {hours} h."
+        )
+    else:
+        text = _("🏆 **{name}**: a round robin tournament of {game}; each round lasts {hours} h.")
+    return text.format(**values)
+
+
+def _sign_up(status: str) -> str:
+    if status == "open":
+        return _(
             "Press **Join** to play; the creator or a manager starts it with"
             " `/schotten tournament start`."
-            if t.status == "open"
-            else f"Sign-up is closed: the tournament is {t.status}."
         )
-    )
+    if status == "running":
+        return _("Sign-up is closed: the tournament is running.")
+    if status == "finished":
+        return _("Sign-up is closed: the tournament is finished.")
+    if status == "cancelled":
+        return _("Sign-up is closed: the tournament is cancelled.")
+    return _("Sign-up is closed: the tournament is {status}.").format(status=status)
+
+
+def announcement(t: TournamentInfo) -> str:
+    """The tournament's post (in the server's language: the caller speaks it)."""
+    names = ", ".join(e.name for e in t.entrants) or _("nobody yet")
+    players = _("Players ({count}): {names}.").format(count=len(t.entrants), names=names)
+    return f"{_kind(t)}\n{players}\n{_sign_up(t.status)}"
 
 
 def pairing_line(t: TournamentInfo, g: Pairing, *, ping: bool) -> str:
@@ -67,12 +109,33 @@ def pairing_line(t: TournamentInfo, g: Pairing, *, ping: bool) -> str:
         return f"<@{user}>" if ping else t.name_of(user)
 
     if g.second_id is None:
-        return f"• {who(g.first_id)}: bye (1 point)"
-    text = f"• {who(g.first_id)} vs {who(g.second_id)}"
+        return _("• {player}: bye (1 point)").format(player=who(g.first_id))
+    first, second = who(g.first_id), who(g.second_id)
     if g.points is not None:
         a, b = (points_text(p) for p in g.points)
-        return text + f": {a}–{b}{' (forfeit)' if g.forfeit else ''}"
-    return text + (f" in <#{g.channel_id}>" if g.channel_id is not None else "")
+        if g.forfeit:
+            return _("• {first} vs {second}: {first_points}–{second_points} (forfeit)").format(
+                first=first, second=second, first_points=a, second_points=b
+            )
+        return _("• {first} vs {second}: {first_points}–{second_points}").format(
+            first=first, second=second, first_points=a, second_points=b
+        )
+    if g.channel_id is not None:
+        # TRANSLATORS: <#{channel_id}> is Discord's link to the game's thread.
+        return _("• {first} vs {second} in <#{channel_id}>").format(
+            first=first, second=second, channel_id=g.channel_id
+        )
+    return _("• {first} vs {second}").format(first=first, second=second)
+
+
+def _winners(names: list[str]) -> str:
+    """ "Alice", "Alice and Bob", "Alice and Bob and Carol"."""
+    if not names:
+        return ""
+    text = names[0]
+    for name in names[1:]:
+        text = _("{first} and {second}").format(first=text, second=name)
+    return text
 
 
 # Commands ------------------------------------------------------------------------------------
@@ -125,7 +188,10 @@ class TournamentCommands(app_commands.Group):
             t = await self._pick(interaction, tournament)
             t = await self.front.tournaments.leave(t.id, interaction.user.id)
             await interaction.response.send_message(
-                f"You left {t.name}; {len(t.entrants)} player(s) remain.", ephemeral=True
+                _("You left {name}; {count} player(s) remain.").format(
+                    name=t.name, count=len(t.entrants)
+                ),
+                ephemeral=True,
             )
             await self.front.desk.refresh(t)
 
@@ -138,11 +204,17 @@ class TournamentCommands(app_commands.Group):
             t = await self.front.tournaments.start(
                 t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
-            await interaction.followup.send(
-                f"**{t.name}** has started: {len(t.entrants)} players, {t.rounds} rounds of"
-                f" {t.round_hours:g} h. Round 1's games are opening now.",
-                allowed_mentions=QUIET,
-            )
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                text = _(
+                    "**{name}** has started: {count} players, {rounds} rounds of {hours} h."
+                    " Round 1's games are opening now."
+                ).format(
+                    name=t.name,
+                    count=len(t.entrants),
+                    rounds=t.rounds,
+                    hours=f"{t.round_hours:g}",
+                )
+            await interaction.followup.send(text, allowed_mentions=QUIET)
             await self.front.desk.refresh(t)
             await self.front.desk.tick()
 
@@ -157,7 +229,8 @@ class TournamentCommands(app_commands.Group):
         async with self.front.working():
             t = await self._pick(interaction, tournament)
             await interaction.response.defer(thinking=True)
-            text, file = await self.front.desk.standings_message(t, page)
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                text, file = await self.front.desk.standings_message(t, page)
             await interaction.followup.send(text, file=file, allowed_mentions=QUIET)
 
     @app_commands.command(description="A round's pairings and results")
@@ -171,14 +244,24 @@ class TournamentCommands(app_commands.Group):
         async with self.front.working():
             t = await self._pick(interaction, tournament)
             if t.round == 0:
-                raise Refused(f"{t.name} has not started yet; nobody is paired.")
+                raise Refused(say("{name} has not started yet; nobody is paired.", name=t.name))
             r = round or t.round
             if r > t.round:
-                raise Refused(f"{t.name} is in round {t.round}; round {r} is not paired yet.")
-            lines = await self.front.desk.pairing_lines(t, r, ping=False)
+                raise Refused(
+                    say(
+                        "{name} is in round {current}; round {round} is not paired yet.",
+                        name=t.name,
+                        current=t.round,
+                        round=r,
+                    )
+                )
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                lines = await self.front.desk.pairing_lines(t, r, ping=False)
+                head = _("**{name}**, round {round} of {rounds}:").format(
+                    name=t.name, round=r, rounds=t.rounds
+                )
             await interaction.response.send_message(
-                f"**{t.name}**, round {r} of {t.rounds}:\n" + "\n".join(lines),
-                allowed_mentions=QUIET,
+                "\n".join([head, *lines]), allowed_mentions=QUIET
             )
 
     @app_commands.command(description="Cancel a tournament (creator or managers)")
@@ -190,21 +273,20 @@ class TournamentCommands(app_commands.Group):
                 t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
             await self.front.desk.refresh(t)
-            await interaction.response.send_message(
-                f"**{t.name}** is cancelled. Games under way can still be played out; they"
-                " no longer count for it."
-            )
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                text = _(
+                    "**{name}** is cancelled. Games under way can still be played out; they"
+                    " no longer count for it."
+                ).format(name=t.name)
+            await interaction.response.send_message(text)
 
     @app_commands.command(name="list", description="Tournaments open or running here")
     async def list_(self, interaction: discord.Interaction) -> None:
         async with self.front.working():
             live = await self.front.tournaments.live(_guild(interaction))
-            lines = [
-                f"• **{t.name}**: {FORMATS[t.format]}, {t.spec.describe()},"
-                f" {len(t.entrants)} players, "
-                + ("open for sign-up" if t.status == "open" else f"round {t.round} of {t.rounds}")
-                for t in live
-            ] or ["No tournament is open or running; a manager can create one."]
+            lines = [_live_line(t) for t in live] or [
+                _("No tournament is open or running; a manager can create one.")
+            ]
             await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @join.autocomplete("tournament")
@@ -226,6 +308,25 @@ class TournamentCommands(app_commands.Group):
             for t in live
             if typed in t.name.casefold()
         ][:25]
+
+
+def _live_line(t: TournamentInfo) -> str:
+    values = {
+        "name": t.name,
+        "format": format_name(t.format),
+        "game": localise(t.spec.describe()),
+        "count": len(t.entrants),
+        "round": t.round,
+        "rounds": t.rounds,
+    }
+    if t.status == "open":
+        # TRANSLATORS: {format} is Swiss or round robin; {game} describes the matches.
+        return _("• **{name}**: {format}, {game}, {count} players, open for sign-up").format(
+            **values
+        )
+    return _("• **{name}**: {format}, {game}, {count} players, round {round} of {rounds}").format(
+        **values
+    )
 
 
 def _spec(game: str, rounds_of_match: int) -> MatchSpec:
@@ -260,14 +361,18 @@ class TournamentDesk:
         guild = interaction.guild
         channel = interaction.channel
         if guild is None or not isinstance(channel, discord.TextChannel):
-            raise Refused("Create a tournament in a text channel of the server.")
+            raise Refused(say("Create a tournament in a text channel of the server."))
         me = guild.me
         perms = channel.permissions_for(me) if me is not None else None
         if perms is None or not (perms.create_public_threads and perms.send_messages_in_threads):
+            # TRANSLATORS: the permission names are Discord's own ("Create Public Threads").
             raise Refused(
-                f"Each tournament game gets a thread of {channel.mention}, and I may not open"
-                " threads there. Give me Create Public Threads and Send Messages in Threads,"
-                " or create it in another channel."
+                say(
+                    "Each tournament game gets a thread of {channel}, and I may not open"
+                    " threads there. Give me Create Public Threads and Send Messages in"
+                    " Threads, or create it in another channel.",
+                    channel=channel.mention,
+                )
             )
         t = await self.tournaments.create(
             guild_id=guild.id,
@@ -280,19 +385,20 @@ class TournamentDesk:
             round_hours=round_hours,
             is_manager=is_manager(interaction),
         )
-        await interaction.response.send_message(
-            announcement(t), view=_join_view(t), allowed_mentions=QUIET
-        )
+        with speaking(await self.front.server_language(t.guild_id)):  # a public post
+            text = announcement(t)
+            view = _join_view(t)
+        await interaction.response.send_message(text, view=view, allowed_mentions=QUIET)
         message = await interaction.original_response()
         await self.tournaments.set_message(t.id, message.id)
 
     async def join(self, interaction: discord.Interaction, tid: int) -> None:
         t = await self.tournaments.join(tid, member_of(interaction.user))
-        await interaction.response.send_message(
-            f"You joined **{t.name}** ({len(t.entrants)} players so far). Your games will"
-            " open in threads of its channel, and your hand comes by DM as in any game.",
-            ephemeral=True,
-        )
+        text = _(
+            "You joined **{name}** ({count} players so far). Your games will open in threads"
+            " of its channel, and your hand comes by DM as in any game."
+        ).format(name=t.name, count=len(t.entrants))
+        await interaction.response.send_message(text, ephemeral=True)
         await self.refresh(t)
 
     async def refresh(self, t: TournamentInfo) -> None:
@@ -301,9 +407,12 @@ class TournamentDesk:
             return
         channel = await self.front.channel(t.channel_id)
         if isinstance(channel, discord.TextChannel | discord.Thread):
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                text = announcement(t)
+                view = _join_view(t)
             await quietly(
                 channel.get_partial_message(t.message_id).edit(
-                    content=announcement(t), view=_join_view(t), allowed_mentions=QUIET
+                    content=text, view=view, allowed_mentions=QUIET
                 )
             )
 
@@ -343,12 +452,13 @@ class TournamentDesk:
                 info = await self.front.service.match(match_id)
                 channel = await self.front.channel(info.channel_id)
                 if channel is not None:
-                    await _send(
-                        channel,
-                        f"Game #{match_id} is over: neither player moved before the round's"
-                        " deadline, so both lose it in the tournament. It does not change"
-                        " ratings.",
-                    )
+                    with speaking(await self.front.server_language(info.guild_id)):
+                        text = _(
+                            "Game #{game_id} is over: neither player moved before the round's"
+                            " deadline, so both lose it in the tournament. It does not change"
+                            " ratings."
+                        ).format(game_id=match_id)
+                    await _send(channel, text)
             for t, g in await self.tournaments.to_start():
                 await self._open_game(t, g)
             await self._announce()
@@ -358,7 +468,15 @@ class TournamentDesk:
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %s: its channel %s is gone", t.id, t.channel_id)
             return
-        name = f"{t.name} R{g.round}: {t.name_of(g.first_id)} vs {t.name_of(g.second_id)}"
+        language = await self.front.server_language(t.guild_id)  # public: the server's
+        with speaking(language):
+            # TRANSLATORS: a thread's name (at most 90 characters); R{round}: round {round}.
+            name = _("{name} R{round}: {first} vs {second}").format(
+                name=t.name,
+                round=g.round,
+                first=t.name_of(g.first_id),
+                second=t.name_of(g.second_id),
+            )
         try:
             thread = await channel.create_thread(
                 name=name[:90], type=discord.ChannelType.public_thread, auto_archive_duration=10080
@@ -373,13 +491,19 @@ class TournamentDesk:
             return
         for user in info.players:
             await quietly(thread.add_user(discord.Object(user)))
-        await _send(
-            thread,
-            f"**{t.name}**, round {g.round}: <@{g.first_id}> against <@{g.second_id}>. The"
-            f" round ends <t:{int(t.round_deadline or 0)}:R>; a game still going then is lost"
-            " by the player it waits for.",
-            allowed_mentions=PING,
-        )
+        with speaking(language):
+            # TRANSLATORS: <t:{deadline}:R> is Discord's "in 2 days" (in the reader's language).
+            text = _(
+                "**{name}**, round {round}: <@{first}> against <@{second}>. The round ends"
+                " <t:{deadline}:R>; a game still going then is lost by the player it waits for."
+            ).format(
+                name=t.name,
+                round=g.round,
+                first=g.first_id,
+                second=g.second_id,
+                deadline=int(t.round_deadline or 0),
+            )
+        await _send(thread, text, allowed_mentions=PING)
         try:
             await self.front.relay.deliver(info.id)
         except Exception:  # stored with the game; the relay retries
@@ -393,22 +517,32 @@ class TournamentDesk:
             channel = await self.front.channel(t.channel_id)
             if channel is None:
                 continue
-            if t.status == "running":
-                lines = await self.pairing_lines(t, t.round, ping=True)
-                text = (
-                    f"🏆 **{t.name}**, round {t.round} of {t.rounds}: the games are open, each"
-                    f" in its thread. The round ends <t:{int(t.round_deadline or 0)}:f>.\n"
-                    + "\n".join(lines)
-                )
-                sent = await _send(channel, text[:2000], allowed_mentions=PING)
-                upto = t.round
-            else:
-                table = await self.tournaments.standings(t)
-                content, file = await self.standings_message(t, 1, table)
-                winners = [t.name_of(s.player) for s in table if s.rank == 1]
-                head = f"🏆 **{t.name}** is over. Winner: **{' and '.join(winners)}**!\n"
-                sent = await _send(channel, head + content, file=file)
-                upto = t.rounds + 1
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                if t.status == "running":
+                    lines = await self.pairing_lines(t, t.round, ping=True)
+                    # TRANSLATORS: <t:{deadline}:f> is Discord's date and time of the deadline.
+                    head = _(
+                        "🏆 **{name}**, round {round} of {rounds}: the games are open, each in"
+                        " its thread. The round ends <t:{deadline}:f>."
+                    ).format(
+                        name=t.name,
+                        round=t.round,
+                        rounds=t.rounds,
+                        deadline=int(t.round_deadline or 0),
+                    )
+                    text = "\n".join([head, *lines])
+                    sent = await _send(channel, text[:2000], allowed_mentions=PING)
+                    upto = t.round
+                else:
+                    table = await self.tournaments.standings(t)
+                    content, file = await self.standings_message(t, 1, table)
+                    winners = [t.name_of(s.player) for s in table if s.rank == 1]
+                    # TRANSLATORS: {winners} is one name, or several joined by "and".
+                    head = _("🏆 **{name}** is over. Winner: **{winners}**!").format(
+                        name=t.name, winners=_winners(winners)
+                    )
+                    sent = await _send(channel, f"{head}\n{content}", file=file)
+                    upto = t.rounds + 1
             if sent:
                 await self.tournaments.mark_announced(t.id, upto)
 
@@ -417,16 +551,30 @@ class TournamentDesk:
     ) -> tuple[str, discord.File | None]:
         if table is None:
             table = await self.tournaments.standings(t)
+        """The standings' caption and picture, in the current language (the caller speaks
+        the server's: standings are posted publicly)."""
         pages = max(1, -(-len(table) // PAGE))
         if page > pages:
-            raise Refused(f"{t.name}'s standings have {pages} page(s).")
+            raise Refused(say("{name}'s standings have {pages} page(s).", name=t.name, pages=pages))
         rows = table[(page - 1) * PAGE : page * PAGE]
         if t.status == "open" or not rows:
-            return f"**{t.name}** has not started; {len(t.entrants)} player(s) signed up.", None
+            text = _("**{name}** has not started; {count} player(s) signed up.").format(
+                name=t.name, count=len(t.entrants)
+            )
+            return text, None
         done = t.round if t.status != "running" else t.round - 1
-        when = "final standings" if t.status == "finished" else f"after round {done} of {t.rounds}"
-        png = await asyncio.to_thread(_draw_standings, t, rows, table, when)
-        caption = f"**{t.name}** · {when}" + (f" · page {page} of {pages}" if pages > 1 else "")
+        if t.status == "finished":
+            when = _("final standings")
+        else:
+            when = _("after round {round} of {rounds}").format(round=done, rounds=t.rounds)
+        png = await asyncio.to_thread(_draw_standings, t, rows, table, when, current())
+        if pages > 1:
+            # TRANSLATORS: {when} is "final standings" or "after round 2 of 5".
+            caption = _("**{name}** · {when} · page {page} of {pages}").format(
+                name=t.name, when=when, page=page, pages=pages
+            )
+        else:
+            caption = _("**{name}** · {when}").format(name=t.name, when=when)
         return caption, discord.File(io.BytesIO(png), filename=f"standings-{t.id}.png")
 
 
@@ -435,38 +583,58 @@ def _draw_standings(
     rows: list[pairing.Standing],
     table: list[pairing.Standing],
     when: str,
+    language: str,
 ) -> bytes:
-    """In a thread: the table picture, each result cell naming the opponent's rank."""
+    """In a thread: the table picture, each result cell naming the opponent's rank, drawn in
+    `language`."""
     from render.standings import StandingRow, render_standings
 
     rank_of = {s.player: s.rank for s in table}
     drawn = []
-    for s in rows:
-        cells = tuple(
-            _cell(code, None if opponent is None else rank_of.get(opponent))
-            for code, opponent in zip(s.results, s.opponents, strict=False)
-        )
-        e = t.entrant(s.player)
-        drawn.append(
-            StandingRow(
-                s.rank,
-                t.name_of(s.player),
-                s.points,
-                s.tiebreaks,
-                cells,
-                withdrawn=bool(e and e.withdrawn),
+    with speaking(language):
+        for s in rows:
+            cells = tuple(
+                _cell(code, None if opponent is None else rank_of.get(opponent))
+                for code, opponent in zip(s.results, s.opponents, strict=False)
             )
-        )
-    names = [SHORT.get(n, n) for n in pairing.TIEBREAKS[t.format]]
+            e = t.entrant(s.player)
+            drawn.append(
+                StandingRow(
+                    s.rank,
+                    t.name_of(s.player),
+                    s.points,
+                    s.tiebreaks,
+                    cells,
+                    withdrawn=bool(e and e.withdrawn),
+                )
+            )
+        names = [_tiebreak(n) for n in pairing.TIEBREAKS[t.format]]
+        note = _note(t.format)
     return render_standings(
-        f"{t.name} · {when}", drawn, tiebreak_names=names, rounds=t.rounds, note=_note(t.format)
+        f"{t.name} · {when}",
+        drawn,
+        tiebreak_names=names,
+        rounds=t.rounds,
+        note=note,
+        locale=language,
     )
+
+
+def _tiebreak(name: str) -> str:
+    """A tie-break's column heading, short enough for a phone."""
+    if name == "Head-to-head":
+        # TRANSLATORS: a table heading, 3 or 4 letters: points among the tied players.
+        return pgettext("tie-break heading", "H2H")
+    return SHORT.get(name, name)  # Buchholz, SB (Sonneborn-Berger): names of their own
 
 
 def _cell(code: str, opponent_rank: int | None) -> str:
     """A result as the table shows it: "+3" won against #3, "−F" lost by forfeit..."""
-    if code in ("F", "f", "B", "?"):
-        return {"F": "+F", "f": "−F", "B": "bye", "?": "…"}[code]
+    if code == "B":
+        # TRANSLATORS: a table cell (at most 5 letters): the player had no opponent this round.
+        return pgettext("standings cell", "bye")
+    if code in ("F", "f", "?"):
+        return {"F": "+F", "f": "−F", "?": "…"}[code]
     if code in ("W", "L", "D") and opponent_rank is not None:
         return f"{RESULT_SIGNS[code]}{opponent_rank}"
     return "·"
@@ -474,8 +642,9 @@ def _cell(code: str, opponent_rank: int | None) -> str:
 
 def _note(fmt: str) -> str:
     if fmt == "swiss":
-        return "Buchholz: opponents' points · SB: Sonneborn-Berger · +n/−n/=n: result against #n"
-    return "H2H: points among the tied · SB: Sonneborn-Berger · +n/−n/=n: result against #n"
+        return _("Buchholz: opponents' points · SB: Sonneborn-Berger · +n/−n/=n: result against #n")
+    # TRANSLATORS: H2H is the heading of the head-to-head column; use your translation of it.
+    return _("H2H: points among the tied · SB: Sonneborn-Berger · +n/−n/=n: result against #n")
 
 
 def _join_view(t: TournamentInfo) -> discord.ui.View:

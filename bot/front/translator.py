@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from lang import LANGUAGES, DEFAULT, language_of
+from lang import DEFAULT, LANGUAGES, language_of
 from lang.catalogs import translations
 
 log = logging.getLogger("schotten.bot")
@@ -31,8 +31,12 @@ NAMED = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
 # Discord's rule for command and option names (lowercase letters of any script, digits,
 # - and _; 1 to 32 characters): a name breaking it would make the whole sync fail.
 NAME = re.compile(r"^[-_\w]{1,32}$")
-LIMITS = {Where.choice_name: 100, Where.command_description: 100,
-          Where.group_description: 100, Where.parameter_description: 100}
+LIMITS = {
+    Where.choice_name: 100,
+    Where.command_description: 100,
+    Where.group_description: 100,
+    Where.parameter_description: 100,
+}
 
 
 def translate(message: str, where: Where, language: str) -> str | None:

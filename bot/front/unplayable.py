@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from engine.api import Playable, load_match
 from engine.errors import GameError
+from lang import _, message_of
 
 # Errors about one place (full, claimed) do not say why the card is out everywhere.
 _PLACE_WORDS = ("full", "claimed", "already", "no stone", "no tile")
@@ -14,7 +15,8 @@ _PLACE_WORDS = ("full", "claimed", "already", "no stone", "no tile")
 
 def why_not(match: Playable, seat: int, card: str) -> str:
     """The engine's refusal of `card` at the first place where the refusal is about the card
-    rather than the place; a generic sentence if every place is simply full."""
+    rather than the place; a generic sentence if every place is simply full. In the current
+    language (the refusal's English words decide which one is about the place)."""
     state = match.to_json()
     first = ""
     places = 9 if match.view(seat).game == "st1" else 7
@@ -23,13 +25,13 @@ def why_not(match: Playable, seat: int, card: str) -> str:
         try:
             trial.apply(trial.parse_move(f"{card} {place}", seat), seat)
         except GameError as e:
-            text = str(e)
+            text = message_of(e)
             first = first or text
-            if not any(w in text.lower() for w in _PLACE_WORDS):
+            if not any(w in str(e).lower() for w in _PLACE_WORDS):
                 return text
         else:
             return ""  # playable after all (the menu's list of moves is what counts)
-    return first or "It cannot be played now."
+    return first or _("It cannot be played now.")
 
 
 def unplayable(

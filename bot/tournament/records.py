@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.wording import player_name
 from engine.api import MatchSpec
+from engine.phrases import Phrase, say, say_in, say_n
 
-FORMATS = {"swiss": "Swiss", "round-robin": "round robin"}
+# The formats in words (Phrases: the front says them with `lang.localise`).
+FORMATS: dict[str, Phrase] = {
+    "swiss": say_in("tournament format", "Swiss"),
+    "round-robin": say_in("tournament format", "round robin"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +75,29 @@ class TournamentInfo:
 
     def name_of(self, user_id: int | None) -> str:
         if user_id is None:
-            return "bye"
+            # TRANSLATORS: in a list of pairings, the "opponent" of a player who sits out.
+            return say_in("tournament pairing", "bye")
         e = self.entrant(user_id)
-        return e.name if e is not None else f"player {user_id}"
+        return e.name if e is not None else player_name(user_id)
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """ "Friday Swiss (Swiss, 3 rounds, Schotten Totten, Tactics)"."""
-        rounds = f", {self.rounds} rounds" if self.rounds else ""
-        return f"{self.name} ({FORMATS[self.format]}{rounds}, {self.spec.describe()})"
+        if self.rounds:
+            # TRANSLATORS: a tournament: its name, format (Swiss, round robin), rounds and game
+            # (e.g. "Schotten Totten, Tactics").
+            return say_n(
+                "{name} ({format}, {count} round, {game})",
+                "{name} ({format}, {count} rounds, {game})",
+                self.rounds,
+                name=self.name,
+                format=FORMATS[self.format],
+                game=self.spec.describe(),
+            )
+        # TRANSLATORS: a tournament: its name, format (Swiss, round robin) and game (e.g.
+        # "Schotten Totten, Tactics").
+        return say(
+            "{name} ({format}, {game})",
+            name=self.name,
+            format=FORMATS[self.format],
+            game=self.spec.describe(),
+        )

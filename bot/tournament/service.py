@@ -25,8 +25,10 @@ from bot.service import GameService
 from bot.store import Row, ServiceError, Tx, valid_id
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
+from bot.wording import player_name
 from engine.api import MatchSpec
 from engine.errors import GameError
+from engine.phrases import say, say_n
 
 MAX_NAME = 50
 MAX_PLAYERS = 256
@@ -74,7 +76,7 @@ class Tournaments:
             else None
         )
         if row is None:
-            raise NotFound(f"There is no tournament #{tournament_id}.")
+            raise NotFound(say("There is no tournament #{id}.", id=tournament_id))
         players = await self.store._all(
             "SELECT p.*, u.name FROM tournament_players p LEFT JOIN users u"
             " ON u.user_id = p.user_id WHERE p.tournament_id = ?"
@@ -84,7 +86,7 @@ class Tournaments:
         entrants = tuple(
             Entrant(
                 p["user_id"],
-                p["name"] or f"player {p['user_id']}",
+                p["name"] or player_name(p["user_id"]),
                 p["seed"],
                 p["withdrawn_at"] is not None,
             )
@@ -130,16 +132,26 @@ class Tournaments:
             wanted = name.strip().casefold()
             named = [r for r in live + rows if r["name"].casefold() == wanted]
             if not named:
-                raise NotFound(f"There is no tournament called {name.strip()[:MAX_NAME]!r} here.")
+                raise NotFound(
+                    say(
+                        "There is no tournament called {name} here.",
+                        name=repr(name.strip()[:MAX_NAME]),
+                    )
+                )
             return await self.get(named[0]["id"])
         if len(live) > 1:
             names = ", ".join(r["name"] for r in reversed(live))
-            raise Refused(f"Several tournaments are live here ({names}); say which one.")
+            # TRANSLATORS: {names} is a list of tournament names, separated by commas.
+            raise Refused(
+                say("Several tournaments are live here ({names}); say which one.", names=names)
+            )
         if live or rows:
             return await self.get((live or rows)[0]["id"])  # else the last, finished or not
         raise NotFound(
-            "No tournament is open or running on this server; a manager can create one"
-            " with `/schotten tournament create`."
+            say(
+                "No tournament is open or running on this server; a manager can create one"
+                " with `/schotten tournament create`."
+            )
         )
 
     async def pairings(self, tournament_id: int, round: int | None = None) -> list[Pairing]:
@@ -176,23 +188,27 @@ class Tournaments:
         is_manager: bool,
     ) -> TournamentInfo:
         if not is_manager:
-            raise Refused("Only members who can manage this server can create tournaments.")
+            raise Refused(say("Only members who can manage this server can create tournaments."))
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_NAME:
-            raise Refused(f"A tournament's name is 1 to {MAX_NAME} characters.")
+            raise Refused(say("A tournament's name is 1 to {most} characters.", most=MAX_NAME))
         if fmt not in FORMATS:
-            raise Refused("The format is swiss or round-robin.")
+            raise Refused(say("The format is swiss or round-robin."))
         if fmt == "round-robin" and rounds is not None:
             raise Refused(
-                "A round robin plays every pair once, so its rounds follow from the number"
-                " of players; leave `rounds` out."
+                say(
+                    "A round robin plays every pair once, so its rounds follow from the number"
+                    " of players; leave `rounds` out."
+                )
             )
         if rounds is not None and not 1 <= rounds <= MAX_SWISS_ROUNDS:
-            raise Refused(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
+            raise Refused(say("A Swiss tournament has 1 to {most} rounds.", most=MAX_SWISS_ROUNDS))
         hours = DEFAULT_ROUND_HOURS if round_hours is None else round_hours
         lo, hi = ROUND_HOURS
         if not lo <= hours <= hi:
-            raise Refused(f"A round lasts {lo:g} to {hi:g} hours.")
+            raise Refused(
+                say("A round lasts {least} to {most} hours.", least=f"{lo:g}", most=f"{hi:g}")
+            )
         now = self.clock.now()
         try:
             async with self.store.transaction() as tx:
@@ -215,8 +231,11 @@ class Tournaments:
                 )
         except NameTaken:
             raise Refused(
-                f"There is already a tournament called {name!r} on this server; choose another"
-                " name."
+                say(
+                    "There is already a tournament called {name} on this server; choose"
+                    " another name.",
+                    name=repr(name),
+                )
             ) from None
         return await self.get(tid)
 
@@ -229,12 +248,12 @@ class Tournaments:
     async def join(self, tournament_id: int, member: Member) -> TournamentInfo:
         t = await self.get(tournament_id)
         if member.is_bot:
-            raise Refused("Bots cannot play in tournaments.")
+            raise Refused(say("Bots cannot play in tournaments."))
         self._check_open(t, "join")
         if t.entrant(member.id) is not None:
-            raise Refused(f"You already joined {t.name}.")
+            raise Refused(say("You already joined {name}.", name=t.name))
         if len(t.entrants) >= MAX_PLAYERS:
-            raise Refused(f"{t.name} is full ({MAX_PLAYERS} players).")
+            raise Refused(say("{name} is full ({count} players).", name=t.name, count=MAX_PLAYERS))
         async with self.store.transaction() as tx:
             await self.store.put_user(tx, member.id, member.name, member.is_bot)
             changed = await tx.execute(
@@ -250,7 +269,7 @@ class Tournaments:
     async def leave(self, tournament_id: int, user_id: int) -> TournamentInfo:
         t = await self.get(tournament_id)
         if t.entrant(user_id) is None:
-            raise Refused(f"You are not signed up for {t.name}.")
+            raise Refused(say("You are not signed up for {name}.", name=t.name))
         self._check_open(t, "leave")
         async with self.store.transaction() as tx:
             changed = await tx.execute(
@@ -267,18 +286,27 @@ class Tournaments:
             return
         if t.status == "running":
             if what == "leave":
-                raise Refused(f"{t.name} has started: resign your games instead, or ask a manager.")
-            raise Refused(f"{t.name} has started; sign-up is closed.")
-        raise Refused(f"{t.name} is {t.status}.")
+                raise Refused(
+                    say(
+                        "{name} has started: resign your games instead, or ask a manager.",
+                        name=t.name,
+                    )
+                )
+            raise Refused(say("{name} has started; sign-up is closed.", name=t.name))
+        if t.status == "cancelled":
+            raise Refused(say("{name} is cancelled.", name=t.name))
+        raise Refused(say("{name} is finished.", name=t.name))
 
     async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool) -> TournamentInfo:
         """Cancel a tournament (its creator or a manager); games under way play on as
         ordinary rated games."""
         t = await self.get(tournament_id)
         if user_id != t.creator_id and not is_manager:
-            raise Refused("Only the tournament's creator or a server manager can cancel it.")
+            raise Refused(say("Only the tournament's creator or a server manager can cancel it."))
         if t.status not in ("open", "running"):
-            raise Refused(f"{t.name} is already {t.status}.")
+            if t.status == "cancelled":
+                raise Refused(say("{name} is already cancelled.", name=t.name))
+            raise Refused(say("{name} is already finished.", name=t.name))
         async with self.store.transaction() as tx:
             await tx.execute(
                 "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?"
@@ -294,16 +322,28 @@ class Tournaments:
         presses at once start it once: the second is told it has started."""
         t = await self.get(tournament_id)
         if user_id != t.creator_id and not is_manager:
-            raise Refused("Only the tournament's creator or a server manager can start it.")
+            raise Refused(say("Only the tournament's creator or a server manager can start it."))
         self._check_open(t, "start")
         n = len(t.entrants)
         least = 3 if t.format == "round-robin" else 2
         if n < least:
-            kind = "A round robin" if t.format == "round-robin" else "A tournament"
-            raise Refused(
-                f"{kind} needs at least {least} players; {t.name} has {n}. Members join with"
-                " its Join button or `/schotten tournament join`."
-            )
+            if t.format == "round-robin":
+                too_few = say(
+                    "A round robin needs at least {least} players; {name} has {count}. Members"
+                    " join with its Join button or `/schotten tournament join`.",
+                    least=least,
+                    name=t.name,
+                    count=n,
+                )
+            else:
+                too_few = say(
+                    "A tournament needs at least {least} players; {name} has {count}. Members"
+                    " join with its Join button or `/schotten tournament join`.",
+                    least=least,
+                    name=t.name,
+                    count=n,
+                )
+            raise Refused(too_few)
         if t.format == "round-robin":
             rounds = len(pairing.round_robin([e.user_id for e in t.entrants]))
         else:
@@ -313,9 +353,18 @@ class Tournaments:
             most = n - 1
             if rounds > most:
                 raise Refused(
-                    f"{n} players can play at most {most} Swiss rounds without meeting twice;"
-                    f" {t.name} has {rounds}. Wait for more players, or create it again with"
-                    " fewer rounds."
+                    say_n(
+                        "{players} players can play at most {count} Swiss round without meeting"
+                        " twice; {name} has {rounds}. Wait for more players, or create it again"
+                        " with fewer rounds.",
+                        "{players} players can play at most {count} Swiss rounds without meeting"
+                        " twice; {name} has {rounds}. Wait for more players, or create it again"
+                        " with fewer rounds.",
+                        most,
+                        players=n,
+                        name=t.name,
+                        rounds=rounds,
+                    )
                 )
         order = await self._seeding(t)
         now = self.clock.now()
@@ -326,7 +375,7 @@ class Tournaments:
                 (rounds, now, tournament_id),
             )
             if not started:
-                raise Refused(f"{t.name} was started a moment ago.")
+                raise Refused(say("{name} was started a moment ago.", name=t.name))
             for seed, user in enumerate(order, 1):
                 await tx.execute(
                     "UPDATE tournament_players SET seed = ? WHERE tournament_id = ?"
@@ -579,7 +628,7 @@ class _AlreadyStarted(Refused):
     """Raised inside `start_game`'s transaction to undo the match it created."""
 
     def __init__(self) -> None:
-        super().__init__("This game was started a moment ago.")
+        super().__init__(say("This game was started a moment ago."))
 
 
 async def _decide(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from engine.cards import ST1_COLORS, ST1_VALUES, AnyCard, Card, Tactic, TacticCard
 from engine.errors import InvalidMoveError
 from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, Slot, Wild
+from engine.phrases import Phrase, say
 from engine.places import Place
 
 STONES = 9
@@ -130,3 +131,15 @@ class Stone(Place):
 _RULES = {
     (size, types): FormationRules(size, types) for size in (3, 4) for types in (ALL_TYPES, SUM_ONLY)
 }
+
+
+def claimed_by(number: int, mine: bool) -> Phrase:
+    """ "Stone 3 is already claimed by you." """
+    if mine:
+        return say("Stone {stone} is already claimed by you.", stone=number)
+    return say("Stone {stone} is already claimed by your opponent.", stone=number)
+
+
+def side_full(number: int, size: int) -> Phrase:
+    """ "Your side of stone 3 is full (3 cards)." """
+    return say("Your side of stone {stone} is full ({size} cards).", stone=number, size=size)

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cardgame import CardGame
+from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
 from engine.cards import (
     ST1_VALUES,
     AnyCard,
@@ -28,12 +28,23 @@ from engine.cards import (
 from engine.claims import explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, NothingDrawn, Passed
-from engine.moves import plays_of
+from engine.moves import no_such_value, plays_of
 from engine.outcome import Outcome, Termination
+from engine.phrases import Phrase, say
 from engine.proof import evaluate
 from engine.rng import Rng
 from engine.st1 import tactics
-from engine.st1.board import PLAYERS, ST1_TACTICS, STONES, Options, Phase, Stone, tactic_deck
+from engine.st1.board import (
+    PLAYERS,
+    ST1_TACTICS,
+    STONES,
+    Options,
+    Phase,
+    Stone,
+    claimed_by,
+    side_full,
+    tactic_deck,
+)
 from engine.st1.claims import ClaimCheck, check_claim
 from engine.st1.events import CardPlayed, StoneClaimed
 from engine.st1.moves import (
@@ -220,12 +231,12 @@ class Game(CardGame):
         """Apply a move for `player` (default: whoever must decide). Raises a GameError,
         changing nothing, when the move is not allowed."""
         if self.outcome is not None:
-            raise IllegalMoveError("The game is over.")
+            raise IllegalMoveError(game_over())
         p = self.turn if player is None else player
         if isinstance(move, Resign):
             return self._resign(p, move)
         if p != self.turn:
-            raise IllegalMoveError("It is not your turn; wait for your opponent's move.")
+            raise IllegalMoveError(not_your_turn())
         handler = {
             Play: self._apply_play,
             Claim: self._apply_claim,
@@ -239,7 +250,7 @@ class Game(CardGame):
             Traitor: self._apply_ruse,
         }.get(type(move))
         if handler is None:
-            raise InvalidMoveError(f"{move} is not a Schotten Totten move.")
+            raise InvalidMoveError(say("{move} is not a Schotten Totten move.", move=str(move)))
         events: list[Event] = []
         handler(p, move, events)  # type: ignore[operator]  # validates, then changes
         self.clock += 1
@@ -249,7 +260,7 @@ class Game(CardGame):
 
     def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalMoveError(self._phase_hint("play a card"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot play a card now.")))
         card = self.own_card(move.card, p)
         if isinstance(card, TacticCard):
             tactics.apply_tactic_card(self, p, card, move.place, events)
@@ -264,7 +275,7 @@ class Game(CardGame):
 
     def _apply_ruse(self, p: int, move: Move, events: list[Event]) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalMoveError(self._phase_hint("play a card"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot play a card now.")))
         if isinstance(move, Recruit):
             tactics.apply_recruit(self, p, move, events)
         elif isinstance(move, Strategist):
@@ -285,8 +296,11 @@ class Game(CardGame):
         expert = self.options.expert
         stone = self.stone(move.stone)  # first: "there is no stone 99" whatever the phase
         if self.phase is not (Phase.PLAY if expert else Phase.CLAIM):
-            when = "before you play a card" if expert else "after you play a card"
-            raise IllegalMoveError(f"In this game you claim stones {when}. " + self._phase_hint())
+            if expert:
+                when = say("In this game you claim stones before you play a card.")
+            else:
+                when = say("In this game you claim stones after you play a card.")
+            raise IllegalMoveError(self._phase_hint(when))
         check = self._claim_check(stone, p)
         if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
             check = check_claim(stone, p, self.unseen())
@@ -302,21 +316,24 @@ class Game(CardGame):
 
     def _apply_pass(self, p: int, move: Pass, events: list[Event]) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalMoveError(self._phase_hint("pass"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot pass now.")))
         plays = self._plays(p)
         if not self._may_pass(p, plays):
             raise IllegalMoveError(
-                f"You can still play a clan card, so you cannot pass; for example `{plays[0]}`."
+                say(
+                    "You can still play a clan card, so you cannot pass; for example `{move}`.",
+                    move=str(plays[0]),
+                )
             )
         events.append(Passed(p, forced=False))
         self.after_play()
 
     def _apply_done(self, p: int, move: Done, events: list[Event]) -> None:
         if self.phase is not Phase.CLAIM:
-            raise IllegalMoveError(self._phase_hint("end your turn"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot end your turn now.")))
         if len(self._draw_choices(p)) > 1:
             raise IllegalMoveError(
-                "Choose a deck to draw from to end your turn: `draw clan` or `draw tactic`."
+                say("Choose a deck to draw from to end your turn: `draw clan` or `draw tactic`.")
             )
         self.phase = Phase.DRAW
 
@@ -326,13 +343,11 @@ class Game(CardGame):
         elif self.phase in (Phase.DRAW, Phase.CLAIM):
             choices = self._draw_choices(p)
         else:
-            raise IllegalMoveError(self._phase_hint("draw"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot draw now.")))
         if move.deck not in choices:
             if not choices:
-                raise IllegalMoveError("There is nothing to draw: your hand is full.")
-            raise IllegalMoveError(
-                f"The {move.deck} deck is empty; draw from the {choices[0]} deck."
-            )
+                raise IllegalMoveError(say("There is nothing to draw: your hand is full."))
+            raise IllegalMoveError(deck_empty(move.deck, choices[0]))
         self._draw(p, move.deck, events)
         if self.phase is Phase.RECRUIT_DRAW:
             self.recruit_left -= 1
@@ -446,35 +461,41 @@ class Game(CardGame):
 
     def stone(self, number: int) -> Stone:
         if not 1 <= number <= STONES:
-            raise IllegalMoveError(f"There is no stone {number}; stones are numbered 1 to 9.")
+            raise IllegalMoveError(
+                say("There is no stone {stone}; stones are numbered 1 to 9.", stone=number)
+            )
         return self.stones[number - 1]
 
     def _check_room(self, stone: Stone, p: int) -> None:
         if stone.claimed_by is not None:
-            owner = "you" if stone.claimed_by == p else "your opponent"
-            raise IllegalMoveError(f"Stone {stone.number} is already claimed by {owner}.")
+            raise IllegalMoveError(claimed_by(stone.number, stone.claimed_by == p))
         if not stone.has_room(p):
-            raise IllegalMoveError(
-                f"Your side of stone {stone.number} is full ({stone.size} cards)."
-            )
+            raise IllegalMoveError(side_full(stone.number, stone.size))
 
     def check_card(self, card: AnyCard) -> None:
         if isinstance(card, Card) and card.value not in ST1_VALUES:
-            raise InvalidMoveError(f"{card} is not a Schotten Totten card; values run 1 to 9.")
+            raise InvalidMoveError(no_such_value(str(card), "stone"))
         if isinstance(card, TacticCard) and card.kind not in ST1_TACTICS:
-            raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten 2 card.")
+            raise InvalidMoveError(say("{card} is a Schotten Totten 2 card.", card=card.kind.title))
 
-    def _phase_hint(self, wanted: str | None = None) -> str:
-        now = {
-            Phase.PLAY: "Now play a card" + (" or claim a stone." if self.options.expert else "."),
-            Phase.CLAIM: "Now claim stones, or say `done` to end your turn.",
-            Phase.DRAW: "Now choose a deck to draw from: `draw clan` or `draw tactic`.",
-            Phase.RECRUIT_DRAW: "Now draw for the Recruiter: `draw clan` or `draw tactic`.",
-            Phase.RECRUIT_RETURN: "Now return two cards for the Recruiter, as `return R3 joker`.",
-        }.get(self.phase, "")
-        if wanted is None:
-            return now
-        return f"You cannot {wanted} now. {now}".strip()
+    def _phase_hint(self, refusal: Phrase) -> Phrase:
+        """`refusal`, followed by what the player may do now."""
+        match self.phase:
+            case Phase.PLAY if self.options.expert:
+                now = say("Now play a card or claim a stone.")
+            case Phase.PLAY:
+                now = say("Now play a card.")
+            case Phase.CLAIM:
+                now = say("Now claim stones, or say `done` to end your turn.")
+            case Phase.DRAW:
+                now = say("Now choose a deck to draw from: `draw clan` or `draw tactic`.")
+            case Phase.RECRUIT_DRAW:
+                now = say("Now draw for the Recruiter: `draw clan` or `draw tactic`.")
+            case Phase.RECRUIT_RETURN:
+                now = say("Now return two cards for the Recruiter, as `return R3 joker`.")
+            case _:
+                return refusal
+        return with_hint(refusal, now)
 
     # Views and storage -----------------------------------------------------------------------
 

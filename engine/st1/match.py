@@ -21,6 +21,7 @@ from engine.errors import GameError
 from engine.events import Event
 from engine.matchplay import MatchPlay
 from engine.outcome import Outcome
+from engine.phrases import say, say_n
 from engine.rng import Rng
 from engine.st1.board import Options
 from engine.st1.game import Game
@@ -38,14 +39,15 @@ class MatchOptions:
 
     def __post_init__(self) -> None:
         if self.target is None and not 1 <= self.rounds <= 15:
-            raise GameError("A match has 1 to 15 rounds.")
+            raise GameError(say("A match has 1 to 15 rounds."))
         if self.target is not None and not 5 <= self.target <= 50:
-            raise GameError("A points target is between 5 and 50.")
+            raise GameError(say("A points target is between 5 and 50."))
 
     def describe(self) -> str:
+        """The match's length: "one round", "3 rounds", "first to 12 points" (a Phrase)."""
         if self.target is not None:
-            return f"first to {self.target} points"
-        return "one round" if self.rounds == 1 else f"{self.rounds} rounds"
+            return say("first to {target} points", target=self.target)
+        return say_n("one round", "{count} rounds", self.rounds)
 
     def to_json(self) -> dict[str, object]:
         return {"rounds": self.rounds, "target": self.target}
@@ -90,11 +92,31 @@ class RoundEnded(Event):
     result: RoundResult
     scores: tuple[int, int]
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
         a, b = self.result.points
-        return (
-            f"Round {self.number} is over: {names[0]} scores {a}, {names[1]} scores {b}."
-            f" Match score {self.scores[0]}-{self.scores[1]}."
+        v: dict[str, str | int] = {
+            "round": self.number,
+            "first": names[0],
+            "second": names[1],
+            "a": a,
+            "b": b,
+            "score": f"{self.scores[0]}-{self.scores[1]}",
+        }
+        if you == 0:
+            return say(
+                "Round {round} is over: you score {a}, {second} scores {b}. Match score {score}.",
+                **v,
+            )
+        if you == 1:
+            return say(
+                "Round {round} is over: {first} scores {a}, you score {b}. Match score {score}.",
+                **v,
+            )
+        return say(
+            # TRANSLATORS: {a} and {b} are the points the two players scored; {score} the
+            # match score, as "6-2".
+            "Round {round} is over: {first} scores {a}, {second} scores {b}. Match score {score}.",
+            **v,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -113,8 +135,14 @@ class RoundStarted(Event):
     number: int
     first_player: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Round {self.number} begins; {names[self.first_player]} starts."
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        if self.first_player == you:
+            return say("Round {round} begins; you start.", round=self.number)
+        return say(
+            "Round {round} begins; {player} starts.",
+            round=self.number,
+            player=names[self.first_player],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +152,15 @@ class MatchEnded(Event):
     outcome: Outcome
     scores: tuple[int, int]
 
-    def describe(self, names: Sequence[str]) -> str:
-        a, b = self.scores
-        if self.outcome.winner is None:
-            return f"The match is drawn, {a}-{b}."
-        return f"{names[self.outcome.winner]} wins the match, {a}-{b}!"
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        score = "{}-{}".format(*self.scores)
+        winner = self.outcome.winner
+        if winner is None:
+            # TRANSLATORS: {score} is the match score, as "6-6".
+            return say("The match is drawn, {score}.", score=score)
+        if winner == you:
+            return say("You win the match, {score}!", score=score)
+        return say("{player} wins the match, {score}!", player=names[winner], score=score)
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "outcome": self.outcome.to_json(), "scores": list(self.scores)}

@@ -42,6 +42,7 @@ from engine.moves import (
     quote,
     words_of,
 )
+from engine.phrases import say
 
 DECKS = ("clan", "tactic")
 
@@ -114,11 +115,12 @@ Move: TypeAlias = (
     Play | Claim | Pass | Done | Draw | Resign | Recruit | Return | Strategist | Banshee | Traitor
 )
 
-_HINT = "`R7 3` (play R7 on stone 3), `claim 4`, `pass` or `done`"
+# TRANSLATORS: example moves, after "Try". Keep the moves in backticks as they are.
+_HINT = say("`R7 3` (play R7 on stone 3), `claim 4`, `pass` or `done`")
 _RUSE_EXAMPLES = {
-    "strategist": "Write it as `strategist 3:R5 7` (or `strategist 3:R5 discard`).",
-    "banshee": "Write it as `banshee 4:G5`.",
-    "traitor": "Write it as `traitor 3:G5 6`.",
+    "strategist": say("Write it as `strategist 3:R5 7` (or `strategist 3:R5 discard`)."),
+    "banshee": say("Write it as `banshee 4:G5`."),
+    "traitor": say("Write it as `traitor 3:G5 6`."),
 }
 
 
@@ -126,7 +128,7 @@ def parse_move(text: str) -> Move:
     """Read a move forgivingly. Raises InvalidMoveError with a hint when it cannot."""
     words = words_of(text)
     if not words:
-        raise InvalidMoveError("Write a move, for example `R7 3`, `claim 4` or `pass`.")
+        raise InvalidMoveError(say("Write a move, for example `R7 3`, `claim 4` or `pass`."))
     head, rest = words[0], [w for w in words[1:] if w not in ("stone", "on", "the")]
     common = parse_common(words)
     if common is not None:
@@ -136,8 +138,11 @@ def parse_move(text: str) -> Move:
         if n is not None:
             return Claim(n)
         if len(rest) == 1 and is_number_word(rest[0]):
-            raise InvalidMoveError(f"There is no stone {quote(rest[0], 8)}; stones are 1 to 9.")
-        raise InvalidMoveError("Say which stone to claim, for example `claim 4`.")
+            raise InvalidMoveError(
+                # TRANSLATORS: {number} is what the player wrote, in quotes.
+                say("There is no stone {number}; stones are 1 to 9.", number=quote(rest[0], 8))
+            )
+        raise InvalidMoveError(say("Say which stone to claim, for example `claim 4`."))
     if head == "draw":
         return parse_draw(rest, DECKS)
     if "".join(words) in ("recruiter", "headhunter"):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.cardgame import not_in_hand, tactic_limit
 from engine.cards import (
     AnyCard,
     Card,
@@ -22,7 +23,8 @@ from engine.cards import (
 )
 from engine.errors import IllegalMoveError
 from engine.events import Event
-from engine.st1.board import ELITE, MODES, Phase, Stone
+from engine.phrases import Phrase, say, say_n
+from engine.st1.board import ELITE, MODES, Phase, Stone, claimed_by, side_full
 from engine.st1.moves import Banshee, Move, Play, Recruit, Return, Strategist, Traitor
 from engine.table import locate
 
@@ -44,13 +46,34 @@ class ModePlayed(Event):
     card: TacticCard
     stone: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        effect = {
-            Tactic.MUD: "each side now needs four cards",
-            Tactic.BLIND: "only totals count there now",
-        }[self.card.kind]
-        return (
-            f"{names[self.player]} played {self.card.kind.title} on stone {self.stone}: {effect}."
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        mud = self.card.kind is Tactic.MUD
+        if self.player == you:
+            if mud:
+                return say(
+                    "You played {tactic} on stone {stone}: each side now needs four cards.",
+                    tactic=self.card.kind.title,
+                    stone=self.stone,
+                )
+            return say(
+                "You played {tactic} on stone {stone}: only totals count there now.",
+                tactic=self.card.kind.title,
+                stone=self.stone,
+            )
+        if mud:
+            return say(
+                # TRANSLATORS: {tactic} is the card's name (Mud Fight).
+                "{player} played {tactic} on stone {stone}: each side now needs four cards.",
+                player=names[self.player],
+                tactic=self.card.kind.title,
+                stone=self.stone,
+            )
+        return say(
+            # TRANSLATORS: {tactic} is the card's name (Blind-Man's Bluff).
+            "{player} played {tactic} on stone {stone}: only totals count there now.",
+            player=names[self.player],
+            tactic=self.card.kind.title,
+            stone=self.stone,
         )
 
 
@@ -58,8 +81,13 @@ class ModePlayed(Event):
 class RecruiterPlayed(Event):
     player: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} played the Recruiter: they draw three cards and return two."
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        if self.player == you:
+            return say("You played the Recruiter: they draw three cards and return two.")
+        return say(
+            "{player} played the Recruiter: they draw three cards and return two.",
+            player=names[self.player],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +97,26 @@ class CardsReturned(Event):
     player: int
     decks: tuple[str, ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        parts = []
-        for deck in ("clan", "tactic"):
-            n = self.decks.count(deck)
-            if n:
-                parts.append(f"{n} {deck} card{'s' if n > 1 else ''}")
-        what = " and ".join(parts) or "no cards"
-        return f"{names[self.player]} put {what} back under the decks."
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        clan, tactic = self.decks.count("clan"), self.decks.count("tactic")
+        parts: list[Phrase] = []
+        if clan:
+            parts.append(say_n("{count} clan card", "{count} clan cards", clan))
+        if tactic:
+            parts.append(say_n("{count} tactic card", "{count} tactic cards", tactic))
+        if len(parts) == 2:
+            # TRANSLATORS: {first} and {second} are "1 clan card" and "1 tactic card".
+            what = say("{first} and {second}", first=parts[0], second=parts[1])
+        else:
+            what = parts[0] if parts else say("no cards")
+        if self.player == you:
+            return say("You put {cards} back under the decks.", cards=what)
+        return say(
+            # TRANSLATORS: {cards} is "2 clan cards", "1 clan card and 1 tactic card"...
+            "{player} put {cards} back under the decks.",
+            player=names[self.player],
+            cards=what,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +126,38 @@ class StrategistPlayed(Event):
     source: int
     target: int | None
 
-    def describe(self, names: Sequence[str]) -> str:
-        where = "the discard pile" if self.target is None else f"stone {self.target}"
-        return (
-            f"{names[self.player]} played the Strategist: moved their {card_name(self.card)} from"
-            f" stone {self.source} to {where}."
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        card = card_name(self.card)
+        if self.player == you:
+            if self.target is None:
+                return say(
+                    "You played the Strategist: moved their {card} from stone {source} to the"
+                    " discard pile.",
+                    card=card,
+                    source=self.source,
+                )
+            return say(
+                "You played the Strategist: moved their {card} from stone {source} to stone"
+                " {target}.",
+                card=card,
+                source=self.source,
+                target=self.target,
+            )
+        if self.target is None:
+            return say(
+                "{player} played the Strategist: moved their {card} from stone {source} to the"
+                " discard pile.",
+                player=names[self.player],
+                card=card,
+                source=self.source,
+            )
+        return say(
+            "{player} played the Strategist: moved their {card} from stone {source} to stone"
+            " {target}.",
+            player=names[self.player],
+            card=card,
+            source=self.source,
+            target=self.target,
         )
 
 
@@ -100,11 +167,22 @@ class BansheePlayed(Event):
     card: AnyCard
     source: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
         other = names[1 - self.player]
-        return (
-            f"{names[self.player]} played the Banshee: {other}'s {card_name(self.card)} on stone"
-            f" {self.source} is discarded."
+        card = card_name(self.card)
+        if self.player == you:
+            return say(
+                "You played the Banshee: {other}'s {card} on stone {source} is discarded.",
+                other=other,
+                card=card,
+                source=self.source,
+            )
+        return say(
+            "{player} played the Banshee: {other}'s {card} on stone {source} is discarded.",
+            player=names[self.player],
+            other=other,
+            card=card,
+            source=self.source,
         )
 
 
@@ -115,11 +193,26 @@ class TraitorPlayed(Event):
     source: int
     target: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
         other = names[1 - self.player]
-        return (
-            f"{names[self.player]} played the Traitor: took {other}'s {card_name(self.card)}"
-            f" from stone {self.source} onto {names[self.player]}'s side of stone {self.target}."
+        card = card_name(self.card)
+        if self.player == you:
+            return say(
+                "You played the Traitor: took {other}'s {card} from stone {source} onto your"
+                " side of stone {target}.",
+                other=other,
+                card=card,
+                source=self.source,
+                target=self.target,
+            )
+        return say(
+            "{player} played the Traitor: took {other}'s {card} from stone {source} onto"
+            " {player}'s side of stone {target}.",
+            player=names[self.player],
+            other=other,
+            card=card,
+            source=self.source,
+            target=self.target,
         )
 
 
@@ -133,10 +226,7 @@ def limit_allows(game: Game, p: int) -> bool:
 
 def limit_message(game: Game, p: int) -> str:
     mine, theirs = game.tactics_played[p], game.tactics_played[1 - p]
-    return (
-        f"You have played {mine} tactic cards and your opponent {theirs}; you may play another"
-        " only when your opponent has played as many as you."
-    )
+    return tactic_limit(mine, theirs)
 
 
 def tactic_moves(game: Game, p: int) -> list[Move]:
@@ -183,11 +273,11 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
 def _take_tactic(game: Game, p: int, kind: Tactic) -> TacticCard:
     """The tactic card of this kind from p's hand, once the play is allowed."""
     if not game.options.tactics:
-        raise IllegalMoveError("Tactic cards are played only in the Tactics variant.")
+        raise IllegalMoveError(say("Tactic cards are played only in the Tactics variant."))
     card = next((c for c in game.hands[p] if isinstance(c, TacticCard) and c.kind is kind), None)
     if card is None:
         held = format_cards(sort_cards(game.hands[p]))
-        raise IllegalMoveError(f"{kind.value} is not in your hand; you hold {held}.")
+        raise IllegalMoveError(not_in_hand(kind.value, held))
     if not limit_allows(game, p):
         raise IllegalMoveError(limit_message(game, p))
     return card
@@ -201,8 +291,7 @@ def _played(game: Game, p: int, card: TacticCard) -> None:
 def _open_stone(game: Game, number: int, p: int) -> Stone:
     stone = game.stone(number)
     if stone.claimed_by is not None:
-        owner = "you" if stone.claimed_by == p else "your opponent"
-        raise IllegalMoveError(f"Stone {number} is already claimed by {owner}.")
+        raise IllegalMoveError(claimed_by(number, stone.claimed_by == p))
     return stone
 
 
@@ -221,12 +310,14 @@ def apply_tactic_card(
     if card.kind in ELITE:
         if card.kind is Tactic.JOKER and game.joker_played[p]:
             raise IllegalMoveError(
-                "You have already played a Joker; the second one stays in your hand"
-                " (RULINGS ST1-11)."
+                say(
+                    "You have already played a Joker; the second one stays in your hand"
+                    " (RULINGS ST1-11)."
+                )
             )
         stone = _open_stone(game, number, p)
         if not stone.has_room(p):
-            raise IllegalMoveError(f"Your side of stone {number} is full ({stone.size} cards).")
+            raise IllegalMoveError(side_full(number, stone.size))
         _played(game, p, card)
         if card.kind is Tactic.JOKER:
             game.joker_played[p] = True
@@ -242,25 +333,39 @@ def apply_tactic_card(
         stone.refresh(game.clock)  # with Mud Fight, three cards are no longer complete
         events.append(ModePlayed(p, card, number))
     else:
+        example = _RUSE_EXAMPLES.get(card.kind)
+        if example is None:
+            raise IllegalMoveError(
+                # TRANSLATORS: {card} is a tactic card's name; {move} its move, as `recruiter`.
+                say(
+                    "{card} is a Ruse: play it on its own, for example `{move}`.",
+                    card=card.kind.title,
+                    move=card.kind.value,
+                )
+            )
         raise IllegalMoveError(
-            f"{card.kind.title} is a Ruse: play it on its own, for example"
-            f" `{card.kind.value}`{_ruse_hint(card.kind)}."
+            # TRANSLATORS: {example} is a whole move, as `strategist 3:R5 7`.
+            say(
+                "{card} is a Ruse: play it on its own, for example `{move}` as `{example}`.",
+                card=card.kind.title,
+                move=card.kind.value,
+                example=example,
+            )
         )
     game.after_play()
 
 
-def _ruse_hint(kind: Tactic) -> str:
-    return {
-        Tactic.STRATEGIST: " as `strategist 3:R5 7`",
-        Tactic.BANSHEE: " as `banshee 4:G5`",
-        Tactic.TRAITOR: " as `traitor 3:G5 6`",
-    }.get(kind, "")
+_RUSE_EXAMPLES = {
+    Tactic.STRATEGIST: "strategist 3:R5 7",
+    Tactic.BANSHEE: "banshee 4:G5",
+    Tactic.TRAITOR: "traitor 3:G5 6",
+}
 
 
 def apply_recruit(game: Game, p: int, move: Recruit, events: list[Event]) -> None:
     card = _take_tactic(game, p, Tactic.RECRUITER)
     if not game.deck and not game.tactic_deck:
-        raise IllegalMoveError("Both decks are empty: the Recruiter would draw nothing.")
+        raise IllegalMoveError(say("Both decks are empty: the Recruiter would draw nothing."))
     _played(game, p, card)
     game.discard.append(card)
     events.append(RecruiterPlayed(p))
@@ -280,11 +385,16 @@ def return_moves(game: Game, p: int) -> list[Move]:
 
 def apply_return(game: Game, p: int, move: Return, events: list[Event]) -> None:
     if game.phase is not Phase.RECRUIT_RETURN:
-        raise IllegalMoveError("You return cards only after drawing three with the Recruiter.")
+        raise IllegalMoveError(say("You return cards only after drawing three with the Recruiter."))
     wanted = return_count(game, p)
     if len(move.cards) != wanted:
         raise IllegalMoveError(
-            f"Return exactly {wanted} cards, for example `{return_moves(game, p)[0]}`."
+            say_n(
+                "Return exactly {count} card, for example `{example}`.",
+                "Return exactly {count} cards, for example `{example}`.",
+                wanted,
+                example=str(return_moves(game, p)[0]),
+            )
         )
     hand = list(game.hands[p])
     chosen: list[AnyCard] = []
@@ -309,16 +419,16 @@ def apply_strategist(game: Game, p: int, move: Strategist, events: list[Event]) 
     card = _take_tactic(game, p, Tactic.STRATEGIST)
     source, moved = find_on_side(game, move.card, p, move.source, "your")
     if source.claimed_by is not None:
-        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot move.")
+        raise IllegalMoveError(
+            say("Stone {stone} is claimed: its cards cannot move.", stone=source.number)
+        )
     target = None
     if move.target is not None:
         if move.target == source.number:
-            raise IllegalMoveError("The Strategist moves a card to a different stone.")
+            raise IllegalMoveError(say("The Strategist moves a card to a different stone."))
         target = _open_stone(game, move.target, p)
         if not target.has_room(p):
-            raise IllegalMoveError(
-                f"Your side of stone {move.target} is full ({target.size} cards)."
-            )
+            raise IllegalMoveError(side_full(move.target, target.size))
     _played(game, p, card)
     game.discard.append(card)
     source.sides[p].remove(moved)
@@ -336,7 +446,9 @@ def apply_banshee(game: Game, p: int, move: Banshee, events: list[Event]) -> Non
     card = _take_tactic(game, p, Tactic.BANSHEE)
     source, victim = find_on_side(game, move.card, 1 - p, move.source, "your opponent's")
     if source.claimed_by is not None:
-        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot be touched.")
+        raise IllegalMoveError(
+            say("Stone {stone} is claimed: its cards cannot be touched.", stone=source.number)
+        )
     _played(game, p, card)
     game.discard.append(card)
     source.sides[1 - p].remove(victim)
@@ -350,12 +462,14 @@ def apply_traitor(game: Game, p: int, move: Traitor, events: list[Event]) -> Non
     card = _take_tactic(game, p, Tactic.TRAITOR)
     source, victim = find_on_side(game, move.card, 1 - p, move.source, "your opponent's")
     if not isinstance(victim, Card):
-        raise IllegalMoveError("The Traitor takes only clan cards, not tactic cards.")
+        raise IllegalMoveError(say("The Traitor takes only clan cards, not tactic cards."))
     if source.claimed_by is not None:
-        raise IllegalMoveError(f"Stone {source.number} is claimed: its cards cannot be touched.")
+        raise IllegalMoveError(
+            say("Stone {stone} is claimed: its cards cannot be touched.", stone=source.number)
+        )
     target = _open_stone(game, move.target, p)
     if not target.has_room(p):
-        raise IllegalMoveError(f"Your side of stone {move.target} is full ({target.size} cards).")
+        raise IllegalMoveError(side_full(move.target, target.size))
     _played(game, p, card)
     game.discard.append(card)
     source.sides[1 - p].remove(victim)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from engine.cards import ST2_COLORS, ST2_VALUES, AnyCard, Card, Tactic, TacticCard
 from engine.errors import InvalidMoveError
 from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, FormationType, Slot, Wild
+from engine.phrases import say
 from engine.places import Place
 
 TILES = 7
@@ -146,7 +147,13 @@ class Tile(Place):
         return (*self.sides[0], None, *self.sides[1], self.damaged)
 
     def describe(self) -> str:
-        """For players: "tile 4 (gate, damaged): 4 cards, lower sum wins"."""
-        name = "gate, " if self.number == GATE else ""
-        side = "damaged" if self.damaged else "intact"
-        return f"tile {self.number} ({name}{side}): {self.rules.describe()}"
+        """For players: "tile 4 (gate, damaged): 4 cards, lower sum wins" (a Phrase)."""
+        v: dict[str, str | int] = {"tile": self.number, "rules": self.rules.describe()}
+        # TRANSLATORS: {rules} is what a side needs, as "3 cards, colour and sum".
+        if self.number == GATE:
+            if self.damaged:
+                return say("tile {tile} (gate, damaged): {rules}", **v)
+            return say("tile {tile} (gate, intact): {rules}", **v)
+        if self.damaged:
+            return say("tile {tile} (damaged): {rules}", **v)
+        return say("tile {tile} (intact): {rules}", **v)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.cardgame import CardGame
+from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
 from engine.cards import (
     ST2_VALUES,
     AnyCard,
@@ -28,8 +28,9 @@ from engine.cards import (
 from engine.claims import ClaimCheck, check_place, explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, Passed
-from engine.moves import Done, Draw, Pass, Play, Resign, plays_of
+from engine.moves import Done, Draw, Pass, Play, Resign, no_such_value, plays_of
 from engine.outcome import Outcome, Termination
+from engine.phrases import Phrase, say
 from engine.proof import Pool, evaluate
 from engine.rng import Rng
 from engine.st2 import tactics
@@ -266,7 +267,7 @@ class Game(CardGame):
         """Apply a move for `player` (default: whoever must decide). Raises a GameError,
         changing nothing, when the move is not allowed."""
         if self.outcome is not None:
-            raise IllegalMoveError("The game is over.")
+            raise IllegalMoveError(game_over())
         decider = self.to_decide
         p = decider if player is None else player
         assert p is not None
@@ -274,8 +275,8 @@ class Game(CardGame):
             return self._resign(p, move)
         if p != decider:
             if self.phase is Phase.EXCHANGE:
-                raise IllegalMoveError("Wait: your opponent is choosing the cards to give.")
-            raise IllegalMoveError("It is not your turn; wait for your opponent's move.")
+                raise IllegalMoveError(say("Wait: your opponent is choosing the cards to give."))
+            raise IllegalMoveError(not_your_turn())
         handler = {
             Play: self._apply_play,
             Retreat: self._apply_retreat,
@@ -294,7 +295,7 @@ class Game(CardGame):
             Exchange: self._apply_action,
         }.get(type(move))
         if handler is None:
-            raise InvalidMoveError(f"{move} is not a Schotten Totten 2 move.")
+            raise InvalidMoveError(say("{move} is not a Schotten Totten 2 move.", move=str(move)))
         events: list[Event] = []
         handler(p, move, events)  # type: ignore[operator]  # validates, then changes
         self.clock += 1
@@ -304,17 +305,21 @@ class Game(CardGame):
 
     def _apply_retreat(self, p: int, move: Retreat, events: list[Event]) -> None:
         if p != self.attacker:
-            raise IllegalMoveError("Only the Attacker retreats; the Defender throws oil instead.")
+            raise IllegalMoveError(
+                say("Only the Attacker retreats; the Defender throws oil instead.")
+            )
         if self.phase is not Phase.PREPARE:
             raise IllegalMoveError(
-                "Retreat only at the start of your turn, before you play a card."
+                say("Retreat only at the start of your turn, before you play a card.")
             )
         if not move.tiles:
-            raise InvalidMoveError("Say which tiles to retreat from, as `retreat 2 5`.")
+            raise InvalidMoveError(say("Say which tiles to retreat from, as `retreat 2 5`."))
         tiles = [self.tile(n) for n in move.tiles]
         for t in tiles:
             if not t.sides[p]:
-                raise IllegalMoveError(f"You have no cards on tile {t.number} to retreat.")
+                raise IllegalMoveError(
+                    say("You have no cards on tile {tile} to retreat.", tile=t.number)
+                )
         gone: list[AnyCard] = []
         for t in tiles:
             gone.extend(t.sides[p])
@@ -326,17 +331,19 @@ class Game(CardGame):
 
     def _apply_oil(self, p: int, move: Oil, events: list[Event]) -> None:
         if p != self.defender:
-            raise IllegalMoveError("Only the Defender has oil cauldrons.")
+            raise IllegalMoveError(say("Only the Defender has oil cauldrons."))
         if self.phase is not Phase.PREPARE:
             raise IllegalMoveError(
-                "Oil is thrown only at the start of your turn, once, before you play a card."
+                say("Oil is thrown only at the start of your turn, once, before you play a card.")
             )
         if not self.cauldrons:
-            raise IllegalMoveError("You have used all three oil cauldrons.")
+            raise IllegalMoveError(say("You have used all three oil cauldrons."))
         tile = self.tile(move.tile)
         side = tile.sides[self.attacker]
         if not side:
-            raise IllegalMoveError(f"The Attacker has no card on tile {move.tile} to burn.")
+            raise IllegalMoveError(
+                say("The Attacker has no card on tile {tile} to burn.", tile=move.tile)
+            )
         card = side.pop(0)  # RULINGS ST2-6: the card closest to the wall, played first
         tile.refresh(self.clock)
         self.discard.append(card)
@@ -346,7 +353,7 @@ class Game(CardGame):
 
     def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
         if self.phase not in (Phase.PREPARE, Phase.PLAY):
-            raise IllegalMoveError(self._phase_hint("play a card"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot play a card now.")))
         card = self.own_card(move.card, p)
         if isinstance(card, TacticCard):
             tactics.apply_elite(self, p, card, move.place, events)
@@ -374,7 +381,7 @@ class Game(CardGame):
 
     def _apply_action(self, p: int, move: Move, events: list[Event]) -> None:
         if self.phase not in (Phase.PREPARE, Phase.PLAY):
-            raise IllegalMoveError(self._phase_hint("play a card"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot play a card now.")))
         tactics.apply_action(self, p, move, events)
 
     def after_play(self) -> None:
@@ -383,9 +390,9 @@ class Game(CardGame):
 
     def _apply_control(self, p: int, move: Control, events: list[Event]) -> None:
         if p != self.attacker:
-            raise IllegalMoveError("Only the Attacker declares control of a tile.")
+            raise IllegalMoveError(say("Only the Attacker declares control of a tile."))
         if self.phase not in (Phase.PREPARE, Phase.PLAY, Phase.AFTER_PLAY):
-            raise IllegalMoveError(self._phase_hint("declare control"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot declare control now.")))
         tile = self.tile(move.tile)
         check = self._control_check(tile)
         if check is _NO_CONTROL:
@@ -412,37 +419,38 @@ class Game(CardGame):
 
     def _apply_pass(self, p: int, move: Pass, events: list[Event]) -> None:
         if self.phase not in (Phase.PREPARE, Phase.PLAY):
-            raise IllegalMoveError(self._phase_hint("pass"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot pass now.")))
         plays = self._plays(p)
         if not self._may_pass(p, plays):
             if plays:
                 raise IllegalMoveError(
-                    "You can still play a siege card, so you cannot pass;"
-                    f" for example `{plays[0]}`."
+                    say(
+                        "You can still play a siege card, so you cannot pass; for example"
+                        " `{move}`.",
+                        move=str(plays[0]),
+                    )
                 )
-            raise IllegalMoveError("Retreat to make room first, as `retreat 2`; then play.")
+            raise IllegalMoveError(say("Retreat to make room first, as `retreat 2`; then play."))
         events.append(Passed(p, forced=False))
         self.after_play()
 
     def _apply_done(self, p: int, move: Done, events: list[Event]) -> None:
         if self.phase is not Phase.AFTER_PLAY:
-            raise IllegalMoveError(self._phase_hint("end your turn"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot end your turn now.")))
         if len(self._draw_choices(p)) > 1:
             raise IllegalMoveError(
-                "Choose a deck to draw from to end your turn: `draw siege` or `draw tactic`."
+                say("Choose a deck to draw from to end your turn: `draw siege` or `draw tactic`.")
             )
         self.phase = Phase.DRAW
 
     def _apply_draw(self, p: int, move: Draw, events: list[Event]) -> None:
         if self.phase not in (Phase.DRAW, Phase.AFTER_PLAY):
-            raise IllegalMoveError(self._phase_hint("draw"))
+            raise IllegalMoveError(self._phase_hint(say("You cannot draw now.")))
         choices = self._draw_choices(p)
         if move.deck not in choices:
             if not choices:
-                raise IllegalMoveError("There is nothing to draw.")
-            raise IllegalMoveError(
-                f"The {move.deck} deck is empty; draw from the {choices[0]} deck."
-            )
+                raise IllegalMoveError(say("There is nothing to draw."))
+            raise IllegalMoveError(deck_empty(move.deck, choices[0]))
         self._draw(p, move.deck, events)
         self._end_turn()
 
@@ -451,7 +459,7 @@ class Game(CardGame):
 
     def _apply_give(self, p: int, move: Give, events: list[Event]) -> None:
         if self.phase is not Phase.EXCHANGE:
-            raise IllegalMoveError("You give cards only during an Exchange.")
+            raise IllegalMoveError(say("You give cards only during an Exchange."))
         tactics.apply_give(self, p, move, events)
 
     # What happens by itself -------------------------------------------------------------------
@@ -510,38 +518,51 @@ class Game(CardGame):
     def tile(self, number: int) -> Tile:
         if not 1 <= number <= TILES:
             raise IllegalMoveError(
-                f"There is no tile {number}; the wall tiles are numbered 1 to 7."
+                say("There is no tile {tile}; the wall tiles are numbered 1 to 7.", tile=number)
             )
         return self.tiles[number - 1]
 
     def check_room(self, tile: Tile, p: int) -> None:
         if not tile.has_room(p):
             raise IllegalMoveError(
-                f"Your side of tile {tile.number} is full: it takes {tile.size} cards."
+                say(
+                    "Your side of tile {tile} is full: it takes {size} cards.",
+                    tile=tile.number,
+                    size=tile.size,
+                )
             )
 
     def check_card(self, card: AnyCard) -> None:
         if isinstance(card, Card) and card.value not in ST2_VALUES:
-            raise InvalidMoveError(f"{card} is not a Schotten Totten 2 card; values run 0 to 11.")
+            raise InvalidMoveError(no_such_value(str(card), "tile"))
         if isinstance(card, Card) and card.color.letter == "O":
-            raise InvalidMoveError("There are no orange cards in Schotten Totten 2.")
+            raise InvalidMoveError(say("There are no orange cards in Schotten Totten 2."))
         if isinstance(card, TacticCard) and card.kind not in ST2_TACTICS:
-            raise InvalidMoveError(f"{card.kind.title} is a Schotten Totten (first game) card.")
+            raise InvalidMoveError(
+                say("{card} is a Schotten Totten (first game) card.", card=card.kind.title)
+            )
 
-    def _phase_hint(self, wanted: str | None = None) -> str:
+    def _phase_hint(self, refusal: Phrase) -> Phrase:
+        """`refusal`, followed by what the player may do now."""
         attacking = self.turn == self.attacker
-        now = {
-            Phase.PREPARE: (
-                "Now retreat, declare control or play a card."
-                if attacking
-                else "Now throw oil or play a card."
-            ),
-            Phase.PLAY: "Now play a card" + (" or declare control." if attacking else "."),
-            Phase.AFTER_PLAY: "Now declare control of a tile, or say `done` to draw.",
-            Phase.DRAW: "Now choose a deck to draw from: `draw siege` or `draw tactic`.",
-            Phase.EXCHANGE: "Now choose the cards to give, as `give R3 B5 Y7`.",
-        }.get(self.phase, "")
-        return f"You cannot {wanted} now. {now}".strip() if wanted else now
+        match self.phase:
+            case Phase.PREPARE if attacking:
+                now = say("Now retreat, declare control or play a card.")
+            case Phase.PREPARE:
+                now = say("Now throw oil or play a card.")
+            case Phase.PLAY if attacking:
+                now = say("Now play a card or declare control.")
+            case Phase.PLAY:
+                now = say("Now play a card.")
+            case Phase.AFTER_PLAY:
+                now = say("Now declare control of a tile, or say `done` to draw.")
+            case Phase.DRAW:
+                now = say("Now choose a deck to draw from: `draw siege` or `draw tactic`.")
+            case Phase.EXCHANGE:
+                now = say("Now choose the cards to give, as `give R3 B5 Y7`.")
+            case _:
+                return refusal
+        return with_hint(refusal, now)
 
     # Views and storage --------------------------------------------------------------------------
 

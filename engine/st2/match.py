@@ -16,6 +16,7 @@ from typing import Any
 from engine.events import Event
 from engine.matchplay import MatchPlay
 from engine.outcome import Outcome
+from engine.phrases import say, say_in
 from engine.rng import Rng
 from engine.st2.board import Options
 from engine.st2.game import Game
@@ -64,11 +65,17 @@ class SiegeEnded(Event):
     number: int
     result: SiegeResult
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
         new_attacker = 1 - self.result.attacker
-        return (
-            f"Game {self.number} of the revenge match is over. Roles swap: {names[new_attacker]}"
-            " now attacks."
+        if new_attacker == you:
+            return say(
+                "Game {game} of the revenge match is over. Roles swap: you now attack.",
+                game=self.number,
+            )
+        return say(
+            "Game {game} of the revenge match is over. Roles swap: {player} now attacks.",
+            game=self.number,
+            player=names[new_attacker],
         )
 
     def to_json(self) -> dict[str, object]:
@@ -82,10 +89,18 @@ class RevengeEnded(Event):
     outcome: Outcome
     how: str
 
-    def describe(self, names: Sequence[str]) -> str:
-        if self.outcome.winner is None:
-            return f"The revenge match is drawn ({self.how}): play a rematch to settle it!"
-        return f"{names[self.outcome.winner]} wins the revenge match ({self.how})!"
+    def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        winner = self.outcome.winner
+        if winner is None:
+            # TRANSLATORS: {how} says why, as "each won once, one as Attacker and one as
+            # Defender".
+            return say(
+                "The revenge match is drawn ({how}): play a rematch to settle it!", how=self.how
+            )
+        if winner == you:
+            return say("You win the revenge match ({how})!", how=self.how)
+        # TRANSLATORS: {how} says how the winner won, as "won both games".
+        return say("{player} wins the revenge match ({how})!", player=names[winner], how=self.how)
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "outcome": self.outcome.to_json(), "how": self.how}
@@ -96,24 +111,30 @@ def decide(results: Sequence[SiegeResult]) -> tuple[int | None, str]:
     a, b = results
     wa, wb = a.outcome.winner, b.outcome.winner
     if wa is not None and wa == wb:
-        return wa, "won both games"
+        return wa, say_in("revenge", "won both games")
     if wa is None or wb is None:
         # A drawn game cannot happen in a siege; count the other game alone.
         w = wa if wa is not None else wb
-        return w, "won the only decided game"
+        return w, say_in("revenge", "won the only decided game")
     won_as_attacker = [r.outcome.winner == r.attacker for r in (a, b)]
     if all(won_as_attacker):
         if a.deck_left != b.deck_left:
             better = a if a.deck_left > b.deck_left else b
-            return better.outcome.winner, "won as Attacker with more cards left in the deck"
-        return None, "both won as Attacker with as many cards left in the deck"
+            return better.outcome.winner, say_in(
+                "revenge", "won as Attacker with more cards left in the deck"
+            )
+        return None, say_in("revenge", "both won as Attacker with as many cards left in the deck")
     if not any(won_as_attacker):
         if a.defender_score != b.defender_score:
             better = a if a.defender_score > b.defender_score else b
-            return better.outcome.winner, "won as Defender with more intact tiles and cauldrons"
-        return None, "both won as Defender with as many intact tiles and cauldrons"
+            return better.outcome.winner, say_in(
+                "revenge", "won as Defender with more intact tiles and cauldrons"
+            )
+        return None, say_in(
+            "revenge", "both won as Defender with as many intact tiles and cauldrons"
+        )
     # One won as Attacker and one as Defender: the rulebook gives no tie-break.
-    return None, "each won once, one as Attacker and one as Defender"
+    return None, say_in("revenge", "each won once, one as Attacker and one as Defender")
 
 
 def result_of(game: Game) -> SiegeResult:
@@ -171,7 +192,9 @@ class Match(MatchPlay):
         if walked_away or not self.revenge:
             self.outcome = self.game.outcome
             if self.revenge:
-                events.append(RevengeEnded(result.outcome, "the other player walked away"))
+                events.append(
+                    RevengeEnded(result.outcome, say_in("revenge", "the other player walked away"))
+                )
             return
         if len(self.results) == 1:
             events.append(SiegeEnded(1, result))

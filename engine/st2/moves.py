@@ -44,6 +44,7 @@ from engine.moves import (
     parse_taking,
     words_of,
 )
+from engine.phrases import say
 
 DECKS = ("siege", "tactic")
 
@@ -182,12 +183,13 @@ Move: TypeAlias = (
     | Give
 )
 
-_HINT = "`R7 3` (play R7 on tile 3), `control 4`, `retreat 2`, `oil 4` or `done`"
+# TRANSLATORS: example moves, after "Try". Keep the moves in backticks as they are.
+_HINT = say("`R7 3` (play R7 on tile 3), `control 4`, `retreat 2`, `oil 4` or `done`")
 _EXAMPLES = {
-    "redeploy": "Write it as `redeploy 3:R5 6` (or `redeploy 3:R5 discard`).",
-    "desert": "Write it as `desert 4:G5`.",
-    "treason": "Write it as `treason 3:G5 6`.",
-    "recruit": "Write it as `recruit G5 3` (the discarded G5 onto tile 3).",
+    "redeploy": say("Write it as `redeploy 3:R5 6` (or `redeploy 3:R5 discard`)."),
+    "desert": say("Write it as `desert 4:G5`."),
+    "treason": say("Write it as `treason 3:G5 6`."),
+    "recruit": say("Write it as `recruit G5 3` (the discarded G5 onto tile 3)."),
 }
 _ALIASES = {
     "redeployment": "redeploy",
@@ -203,10 +205,12 @@ def _tile_numbers(words: list[str], example: str) -> list[int]:
     numbers = [w for w in words if w not in ("and", ",", "from", "tiles", "tile")]
     numbers = [n for w in numbers for n in w.split(",") if n]
     if not numbers or not all(is_number_word(n) for n in numbers):
-        raise InvalidMoveError(f"Say which tile, for example `{example}`.")
+        raise InvalidMoveError(say("Say which tile, for example `{move}`.", move=example))
     read = [number(n) for n in numbers]
     if None in read:
-        raise InvalidMoveError(f"There is no such tile; tiles are 1 to 7, as in `{example}`.")
+        raise InvalidMoveError(
+            say("There is no such tile; tiles are 1 to 7, as in `{move}`.", move=example)
+        )
     return [n for n in read if n is not None]
 
 
@@ -214,7 +218,7 @@ def parse_move(text: str) -> Move:
     """Read a move forgivingly. Raises InvalidMoveError with a hint when it cannot."""
     words = words_of(text)
     if not words:
-        raise InvalidMoveError("Write a move, for example `R7 3`, `control 4` or `done`.")
+        raise InvalidMoveError(say("Write a move, for example `R7 3`, `control 4` or `done`."))
     common = parse_common(words)
     if common is not None:
         return common
@@ -223,19 +227,19 @@ def parse_move(text: str) -> Move:
     if head == "control":
         numbers = _tile_numbers(rest, "control 4")
         if len(numbers) != 1:
-            raise InvalidMoveError("Declare control of one tile at a time, as `control 4`.")
+            raise InvalidMoveError(say("Declare control of one tile at a time, as `control 4`."))
         return Control(numbers[0])
     if head == "retreat":
         return Retreat(tuple(sorted(set(_tile_numbers(rest, "retreat 2 5")))))
     if head == "oil":
         numbers = _tile_numbers(rest, "oil 4")
         if len(numbers) != 1:
-            raise InvalidMoveError("One oil cauldron at a time, as `oil 4`.")
+            raise InvalidMoveError(say("One oil cauldron at a time, as `oil 4`."))
         return Oil(numbers[0])
     if head == "explode":
         numbers = _tile_numbers(rest, "explode 4")
         if len(numbers) != 1:
-            raise InvalidMoveError("Explosion destroys one tile's cards, as `explode 4`.")
+            raise InvalidMoveError(say("Explosion destroys one tile's cards, as `explode 4`."))
         return Explode(numbers[0])
     if head == "draw":
         return parse_draw(rest, DECKS)

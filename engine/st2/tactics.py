@@ -12,18 +12,18 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.cardgame import not_in_hand, tactic_limit
 from engine.cards import (
     AnyCard,
     Card,
     Tactic,
     TacticCard,
-    card_name,
-    card_named,
     format_cards,
     sort_cards,
 )
 from engine.errors import IllegalMoveError
 from engine.events import Event
+from engine.phrases import say, say_n
 from engine.st2.board import ELITE, Phase, Tile
 from engine.st2.events import CardPlayed, CardsExchanged, CardsGiven, TacticUsed
 from engine.st2.moves import (
@@ -92,17 +92,14 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
 
 def _take(game: Game, p: int, kind: Tactic) -> TacticCard:
     if not game.options.tactics:
-        raise IllegalMoveError("Tactic cards are played only in the Tactical variant.")
+        raise IllegalMoveError(say("Tactic cards are played only in the Tactical variant."))
     card = next((c for c in game.hands[p] if isinstance(c, TacticCard) and c.kind is kind), None)
     if card is None:
         held = format_cards(sort_cards(game.hands[p]))
-        raise IllegalMoveError(f"{kind.value} is not in your hand; you hold {held}.")
+        raise IllegalMoveError(not_in_hand(kind.value, held))
     if not limit_allows(game, p):
         mine, theirs = game.tactics_played[p], game.tactics_played[1 - p]
-        raise IllegalMoveError(
-            f"You have played {mine} tactic cards and your opponent {theirs}; you may play"
-            " another only when your opponent has played as many as you."
-        )
+        raise IllegalMoveError(tactic_limit(mine, theirs))
     return card
 
 
@@ -128,7 +125,13 @@ def find_in_discard(game: Game, cards: Sequence[AnyCard]) -> list[AnyCard]:
         match = pick(card, pile)
         if match is None:
             shown = format_cards(sort_cards(game.discard))
-            raise IllegalMoveError(f"{card} is not in the discard pile; it holds {shown}.")
+            raise IllegalMoveError(
+                say(
+                    "{card} is not in the discard pile; it holds {pile}.",
+                    card=str(card),
+                    pile=shown,
+                )
+            )
         pile.remove(match)
         found.append(match)
     return found
@@ -139,7 +142,12 @@ def apply_elite(game: Game, p: int, card: TacticCard, number: int, events: list[
     card = _take(game, p, card.kind)
     if card.kind not in ELITE:
         raise IllegalMoveError(
-            f"{card.kind.title} is an action: play it on its own, as `{_example(card.kind)}`."
+            # TRANSLATORS: {card} is a tactic card's name; {example} a move, as `exchange`.
+            say(
+                "{card} is an action: play it on its own, as `{example}`.",
+                card=card.kind.title,
+                example=_example(card.kind),
+            )
         )
     tile = game.tile(number)
     game.check_room(tile, p)
@@ -187,7 +195,7 @@ def _redeploy(game: Game, p: int, move: Redeploy, events: list[Event]) -> None:
     target = None
     if move.target is not None:
         if move.target == source.number:
-            raise IllegalMoveError("Redeployment moves a card to a different tile.")
+            raise IllegalMoveError(say("Redeployment moves a card to a different tile."))
         target = game.tile(move.target)
         game.check_room(target, p)
     _spend(game, p, card, action=True)
@@ -195,17 +203,9 @@ def _redeploy(game: Game, p: int, move: Redeploy, events: list[Event]) -> None:
     source.refresh(game.clock)
     if target is None:
         game.discard.append(moved)
-        effect = f"discarded their {card_name(moved)} from tile {source.number}."
-        events.append(TacticUsed(p, card, effect))
+        events.append(TacticUsed(p, card, "discard", (moved,), (source.number,)))
     else:
-        events.append(
-            TacticUsed(
-                p,
-                card,
-                f"moved their {card_name(moved)} from tile {source.number} to tile"
-                f" {target.number}.",
-            )
-        )
+        events.append(TacticUsed(p, card, "move", (moved,), (source.number, target.number)))
         game.place_card(target, p, moved, events)
 
 
@@ -216,14 +216,7 @@ def _recruit(game: Game, p: int, move: Recruit, events: list[Event]) -> None:
     game.check_room(target, p)
     _spend(game, p, card, action=True)
     game.discard.remove(taken)
-    events.append(
-        TacticUsed(
-            p,
-            card,
-            f"took {card_named(taken)} from the discard pile onto {{player}}'s side of tile"
-            f" {target.number}.",
-        )
-    )
+    events.append(TacticUsed(p, card, "recruit", (taken,), (target.number,)))
     game.place_card(target, p, taken, events)
 
 
@@ -234,11 +227,7 @@ def _desert(game: Game, p: int, move: Desert, events: list[Event]) -> None:
     source.sides[1 - p].remove(victim)
     source.refresh(game.clock)
     game.discard.append(victim)
-    events.append(
-        TacticUsed(
-            p, card, f"{{other}}'s {card_name(victim)} on tile {source.number} is discarded."
-        )
-    )
+    events.append(TacticUsed(p, card, "desert", (victim,), (source.number,)))
 
 
 def _treason(game: Game, p: int, move: Treason, events: list[Event]) -> None:
@@ -249,14 +238,7 @@ def _treason(game: Game, p: int, move: Treason, events: list[Event]) -> None:
     _spend(game, p, card, action=True)
     source.sides[1 - p].remove(victim)
     source.refresh(game.clock)
-    events.append(
-        TacticUsed(
-            p,
-            card,
-            f"took {{other}}'s {card_name(victim)} from tile {source.number} onto {{player}}'s"
-            f" side of tile {target.number}.",
-        )
-    )
+    events.append(TacticUsed(p, card, "treason", (victim,), (source.number, target.number)))
     game.place_card(target, p, victim, events)
 
 
@@ -264,25 +246,23 @@ def _explode(game: Game, p: int, move: Explode, events: list[Event]) -> None:
     card = _take(game, p, Tactic.EXPLODE)
     tile = game.tile(move.tile)
     if not (tile.sides[0] or tile.sides[1]):
-        raise IllegalMoveError(f"Tile {move.tile} has no cards to blow up.")
+        raise IllegalMoveError(say("Tile {tile} has no cards to blow up.", tile=move.tile))
     _spend(game, p, card, action=True)
     gone = tile.sides[0] + tile.sides[1]
     for side in tile.sides:
         side.clear()
     tile.refresh(game.clock)
     game.discard.extend(gone)
-    events.append(
-        TacticUsed(p, card, f"every card on tile {move.tile} is discarded: {format_cards(gone)}.")
-    )
+    events.append(TacticUsed(p, card, "explode", tuple(gone), (move.tile,)))
 
 
 def _support(game: Game, p: int, move: Support, events: list[Event]) -> None:
     card = _take(game, p, Tactic.SUPPORT)
     if len(game.discard) < SUPPORTED:
-        raise IllegalMoveError("Support needs at least two cards in the discard pile.")
+        raise IllegalMoveError(say("Support needs at least two cards in the discard pile."))
     if len(move.cards) != SUPPORTED:
         raise IllegalMoveError(
-            "Support shuffles exactly two discarded cards back, as `support G5 R0`."
+            say("Support shuffles exactly two discarded cards back, as `support G5 R0`.")
         )
     chosen = find_in_discard(game, move.cards)
     _spend(game, p, card, action=True)
@@ -297,15 +277,15 @@ def _support(game: Game, p: int, move: Support, events: list[Event]) -> None:
     game.rng.shuffle(game.deck)
     if any(isinstance(c, TacticCard) for c in chosen):
         game.rng.shuffle(game.tactic_deck)
-    events.append(TacticUsed(p, card, f"{format_cards(chosen)} go back into the deck, shuffled."))
+    events.append(TacticUsed(p, card, "support", tuple(chosen)))
 
 
 def _exchange(game: Game, p: int, events: list[Event]) -> None:
     card = _take(game, p, Tactic.EXCHANGE)
     if len(game.hands[p]) < 2 or not game.hands[1 - p]:
-        raise IllegalMoveError("Exchange needs cards in both hands to exchange.")
+        raise IllegalMoveError(say("Exchange needs cards in both hands to exchange."))
     _spend(game, p, card, action=True)
-    events.append(TacticUsed(p, card, "each player now gives the other three cards."))
+    events.append(TacticUsed(p, card, "exchange"))
     game.phase = Phase.EXCHANGE
     game.exchange_giver = p
     game.exchange_first = []
@@ -316,7 +296,13 @@ def apply_give(game: Game, p: int, move: Give, events: list[Event]) -> None:
     cards change hands (the first choice stays hidden until then)."""
     wanted = min(EXCHANGED, len(game.hands[p]))
     if len(move.cards) != wanted:
-        raise IllegalMoveError(f"Give exactly {wanted} cards, as `give R3 B5 Y7`.")
+        raise IllegalMoveError(
+            say_n(
+                "Give exactly {count} card, as `give R3`.",
+                "Give exactly {count} cards, as `give R3 B5 Y7`.",
+                wanted,
+            )
+        )
     hand = list(game.hands[p])
     chosen: list[AnyCard] = []
     for card in move.cards:

@@ -149,7 +149,7 @@ def make_view(game: Game, viewer: int | None) -> View:
                 t.damaged,
                 (tuple(t.sides[0]), tuple(t.sides[1])),
                 rules.size,
-                rules.describe().split(", ", 1)[1],
+                rules.condition(),
                 rules.lower_sum_wins,
                 t.number == GATE,
                 t.first_complete(),

@@ -227,10 +227,13 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
 
 async def wind_back_to_5(database):
-    """Undo migrations 7 and 6 by hand: the database as a bot at version 5 left it."""
+    """Undo migrations 8, 7 and 6 by hand: the database as a bot at version 5 left it."""
     store = await Store.open(database)
     try:
         async with store.transaction() as tx:
+            # 8: languages.
+            await tx.run("DROP TABLE member_languages")
+            await tx.run("ALTER TABLE settings DROP COLUMN language")
             # 7: tournaments (none were played here).
             await tx.run("ALTER TABLE matches DROP COLUMN tournament_id")
             for table in ("tournament_games", "tournament_players", "tournaments"):

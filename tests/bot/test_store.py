@@ -11,6 +11,7 @@ from bot.migrations import LATEST, MIGRATIONS
 from bot.service import GameService
 from bot.store import Store
 from engine.api import MatchSpec, new_match
+from engine.phrases import to_json
 
 
 def test_both_backends_have_the_same_migrations():
@@ -25,6 +26,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "challenges",
             "games",
             "matches",
+            "member_languages",
             "moves",
             "outbox",
             "rating_history",
@@ -159,7 +161,8 @@ async def test_migration_5_keeps_a_turn_under_way_going(database, clock):
         # The new board continues the turn: its message is edited and lists both steps.
         assert payload["continues"] is True
         assert payload["events"][0] == "Earlier step of the turn."
-        assert payload["events"][1:] == [e.describe(info.names) for e in result.events]
+        # New events are stored as phrases (engine.phrases.to_json), old text as it was.
+        assert payload["events"][1:] == [to_json(e.describe(info.names)) for e in result.events]
         assert json.loads((await service.match(7)).turn)[2] == payload["events"]
     finally:
         await service.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from render.__main__ import main
-from render.gallery import chart_pictures, pictures, standings_pictures
+from render.gallery import LANGUAGES, chart_pictures, file_name, pictures, standings_pictures
 from tests.render.helpers import gallery, image, rendered
 
 NAMES = list(gallery())
@@ -67,7 +67,10 @@ def test_gallery_command_writes_every_picture(tmp_path, capsys):
     assert main(["gallery", str(tmp_path)]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
     names = [p.name for p in pictures()] + list(chart_pictures()) + list(standings_pictures())
-    assert written == sorted(f"{name}.png" for name in names)
+    # English, then every other language of the gallery: NAME.png, NAME-fr.png, NAME-de.png.
+    expected = [file_name(name, locale) for locale in (None, *LANGUAGES) for name in names]
+    assert written == sorted(expected)
+    assert "st1-tactics-midgame-board-fr.png" in written
     assert capsys.readouterr().out.count(".png") == len(written)
 
 

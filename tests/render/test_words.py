@@ -55,8 +55,8 @@ from render.words import formation_label, hint, last_move, phase_badge, result_t
 def test_last_move(game, move, text, places, cards, discarded):
     lm = last_move(game, (0, move))
     assert lm is not None
-    assert (lm.text, set(lm.places), set(lm.cards), set(lm.discarded)) == (
-        text,
+    assert (lm.line("Ann"), set(lm.places), set(lm.cards), set(lm.discarded)) == (
+        f"Last move: Ann {text}",
         places,
         cards,
         discarded,
