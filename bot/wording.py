@@ -34,8 +34,3 @@ def player_name(user_id: int) -> Phrase:
     """The name of a member the bot never saw (no name stored)."""
     # TRANSLATORS: a member whose name is unknown; {id} is their Discord id.
     return say("player {id}", id=user_id)
-
-
-def plural(count: int, noun: str) -> str:
-    """ "1 rated game", "2 rated games", "0 stones"."""
-    return f"{count} {noun}" + ("" if count == 1 else "s")

@@ -154,7 +154,9 @@ TOPICS: dict[str, tuple[str, str]] = {
             " `support G5 R0` · `exchange`, then `give R3 B5 Y7`\n"
             "Colours: R red, O orange, Y yellow, G green, B blue, P purple (Schotten Totten 2 has"
             " **no orange**: R Y G B P, values 0 to 11). `red 7` works too; the menu suggests"
-            " your legal moves as you type."
+            " your legal moves as you type.\n"
+            "The keywords also have French and German words: `revendiquer 4`, `beanspruchen 4`,"
+            " `piocher tactique`, `rückzug 2 5`."
         ),
     ),
 }
