@@ -20,9 +20,27 @@ def _ms(fn: Callable[[], bytes]) -> float:
 
 def run() -> Iterator[str]:
     board = st1_tactics_midgame().view(None)
-    yield figure("render_board_ms", _ms(lambda: render_board(board, names=NAMES)), "ms")
-    yield figure("render_board_kb", len(render_board(board, names=NAMES)) / 1024, "KB")
     siege = st2_siege_midgame().view(None)
-    yield figure("render_siege_ms", _ms(lambda: render_board(siege, names=NAMES)), "ms")
     hand = parse_position(ST1_TACTICS_MIDGAME).view(0)
-    yield figure("render_hand_ms", _ms(lambda: render_hand(hand, name=NAMES[0])), "ms")
+    # English first (the figures without a suffix), then the same pictures in French and
+    # German, whose longer words must not make a picture slower to draw.
+    for locale in ("en", "fr", "de"):
+        end = "" if locale == "en" else f"_{locale}"
+        yield figure(
+            f"render_board_ms{end}",
+            _ms(lambda loc=locale: render_board(board, names=NAMES, locale=loc)),
+            "ms",
+        )
+        if locale == "en":
+            size = len(render_board(board, names=NAMES)) / 1024
+            yield figure("render_board_kb", size, "KB")
+        yield figure(
+            f"render_siege_ms{end}",
+            _ms(lambda loc=locale: render_board(siege, names=NAMES, locale=loc)),
+            "ms",
+        )
+        yield figure(
+            f"render_hand_ms{end}",
+            _ms(lambda loc=locale: render_hand(hand, name=NAMES[0], locale=loc)),
+            "ms",
+        )

@@ -23,7 +23,7 @@ from render.gallery import (
     standings_pictures,
 )
 from render.theme import DEFAULT_THEME
-from tests.render.helpers import image, rendered, similar
+from tests.render.helpers import gallery, image, rendered, similar
 
 REFERENCE = Path(__file__).parent / "reference"
 NAMES = [
@@ -67,6 +67,21 @@ def test_picture_matches_reference(name):
         path.write_bytes(data)
     ok, why = similar(image(data), image(path.read_bytes()))
     assert ok, f"{name} differs from {path.name}: {why}"
+
+
+@pytest.mark.parametrize("locale", ["fr", "de"])
+@pytest.mark.parametrize("name", NAMES)
+def test_board_or_hand_in_a_language_matches_reference(name, locale):
+    # Boards and hands draw the engine's words too (formations, tactic cards, the last
+    # move), so these references change with the engine and render catalogs.
+    path = REFERENCE / file_name(name, locale)
+    data = gallery()[name].render(DEFAULT_THEME, locale)
+    if os.environ.get("RENDER_UPDATE_REFERENCES"):
+        path.write_bytes(data)
+    ok, why = similar(image(data), image(path.read_bytes()))
+    assert ok, f"{name} in {locale} differs from {path.name}: {why}"
+    english = image(rendered(name))
+    assert not similar(image(data), english)[0], f"{name} in {locale} is drawn in English"
 
 
 def test_comparison_catches_one_changed_card():
