@@ -27,6 +27,7 @@ from bot.front.client import SchottenBot
 from bot.records import MatchInfo
 from bot.service import GameService
 from bot.store import is_postgres, safe_database
+from lang import DEFAULT, language_of
 
 # Where the waits read the games: a bot in this process, or the bot's database.
 Source = SchottenBot | GameService
@@ -437,9 +438,11 @@ async def _play(
         accept = await bob.click(challenge, button_of(challenge, "sch:a:"))
         await accept.ack(timeout=15)
     match = await wait_for_game(source, guild.id, alice.id)
+    # Members type the moves as autocomplete shows them: in French, `revendiquer 3`.
+    in_words = language_of(alice.user.locale) != DEFAULT
     players = {
-        alice.id: SimPlayer(alice, random.Random(rng.random())),
-        bob.id: SimPlayer(bob, random.Random(rng.random())),
+        alice.id: SimPlayer(alice, random.Random(rng.random()), typed_as_shown=in_words),
+        bob.id: SimPlayer(bob, random.Random(rng.random()), typed_as_shown=in_words),
     }
     final = await play_to_the_end(source, emu, players, match.id)
     await asyncio.sleep(0.5)

@@ -110,7 +110,8 @@ def build_data(
     locale: str = "en-US",
 ) -> tuple[JSON, str]:
     """Interaction ``data`` for a chat-input command (or its autocomplete when ``focused``),
-    plus a human summary such as ``/schotten move opponent:@bob column:3``.
+    plus a human summary such as ``/schotten move opponent:@bob column:3``, in the words
+    of the member's client (localised names, choices by their names).
 
     As a Discord client does, a member may type the names the bot localised for their
     ``locale`` (``name_localizations``); the data carries the default names."""
@@ -149,21 +150,27 @@ def build_data(
         )
     resolved = Resolved()
     leaf: list[JSON] = []
-    summary_parts = [f"/{' '.join(path)}"]
+    # The summary reads as the member's client shows the command: in their language.
+    shown_path = [path[0], *(_names(link, locale)[-1] for link in chain)]
+    summary_parts = [f"/{' '.join(shown_path)}"]
     for param in params:
         name = param["name"]
+        label = _names(param, locale)[-1]
         if name == focused:
             typed = values.get(name, "")
             leaf.append({"type": param["type"], "name": name, "value": str(typed), "focused": True})
-            summary_parts.append(f"{name}:{typed}▌")
+            summary_parts.append(f"{label}:{typed}▌")
             continue
         if name not in values:
             if param.get("required") and focused is None:
                 raise SimulationError(f"/{' '.join(path)}: option {name!r} is required")
             continue
         value, shown = _convert(world, param, values[name], resolved, guild, channel)
+        for choice in param.get("choices") or []:
+            if choice["value"] == value:  # a client shows the choice's name, not its value
+                shown = _names(choice, locale)[-1]
         leaf.append({"type": param["type"], "name": name, "value": value})
-        summary_parts.append(f"{name}:{shown}")
+        summary_parts.append(f"{label}:{shown}")
     if focused is not None and focused not in by_name:
         raise SimulationError(f"/{' '.join(path)} has no option {focused!r} to autocomplete")
     if focused is not None and not by_name[focused].get("autocomplete"):

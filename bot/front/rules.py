@@ -12,9 +12,7 @@ TOPICS: dict[str, tuple[str, str]] = {
             " to a stone on your side, then draw. With three cards by a stone you have a"
             " *formation*; claim the stone when yours beats your opponent's, or when you can prove"
             " they cannot beat it whatever they add.\n"
-            "**Win** by holding **three adjacent stones** or **any five stones**.\n"
-            "Topics: `formations`, `claims`, `tactics`, `expert`, `match`, `siege`, `tiles`,"
-            " `siege-tactics`, `revenge`, `notation`."
+            "**Win** by holding **three adjacent stones** or **any five stones**."
         ),
     ),
     "formations": (
@@ -166,15 +164,22 @@ def rules_topic(topic: str | None) -> tuple[str, str]:
     """The page's title and text, in the current language (`lang.use` / `speaking`)."""
     key = (topic or "overview").strip().lower()
     if key not in TOPICS:
-        # Topic names stay English: they are what members type.
-        known = ", ".join(TOPICS)
         return (
             pgettext("rules page title", "Rules"),
             # TRANSLATORS: {topic} is what the member typed, already in quotes ('sieg');
-            # {known} lists the topic names (overview, formations, ...), kept in English.
+            # {known} lists the topics as the member's menu names them.
             _("I have no page called {topic}. Topics: {known}.").format(
-                topic=repr(topic), known=known
+                topic=repr(topic), known=topic_names()
             ),
         )
     title, body = TOPICS[key]
+    if key == "overview":
+        # The topics as the command's menu shows them in the reader's language.
+        return _(title), _(body) + "\n" + _("Topics: {topics}.").format(topics=topic_names())
     return _(title), _(body)
+
+
+def topic_names() -> str:
+    """The topics other than the overview, by the names of the `topic` option's choices in
+    the current language (bot/front/translator.py translates those names)."""
+    return ", ".join(f"`{pgettext('choice', t)}`" for t in TOPICS if t != "overview")

@@ -94,6 +94,10 @@ async def test_a_french_and_a_german_member_play_without_english(tmp_path, serve
             )
             challenge = await handle.reply(timeout=15)
             assert not challenge.ephemeral
+            # The chat shows the command as her client does: in French, the game by its name.
+            summary = handle.record.summary
+            assert summary.startswith(f"/schotten {fr_names['challenge']} {fr_names['opponent']}:")
+            assert "tactics" not in summary and "Schotten Totten" in summary, summary
             accept = await bernd.click(challenge, button_of(challenge, "sch:a:"))
             await accept.ack(timeout=15)
             info = await wait_for_game(bot, guild.id, amelie.id)

@@ -1,5 +1,6 @@
 """The rules pages in French and German: every page translated, in Discord's limits, with the
-notation (topic names, moves, card codes) and the markup of the English page."""
+notation (moves, card codes) and the markup of the English page, and the topics named as the
+command's menu names them in the reader's language."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections import Counter
 import pytest
 
 from bot.front.rules import TOPICS, rules_topic
-from lang import speaking
+from lang import pgettext, speaking
 from lang.catalogs import MISSES
 
 LANGUAGES = ("fr", "de")
@@ -29,7 +30,20 @@ def page(topic: str | None, language: str) -> tuple[tuple[str, str], Counter]:
 def test_english_is_the_source():
     with speaking("en"):
         for topic, (title, body) in TOPICS.items():
+            if topic == "overview":  # the list of topics follows the text
+                body += "\nTopics: " + ", ".join(f"`{t}`" for t in TOPICS if t != topic) + "."
             assert rules_topic(topic) == (title, body)
+
+
+def without_topics(topic: str, text: str) -> str:
+    """A page without the list of topics that ends the overview."""
+    return text.rpartition("\n")[0] if topic == "overview" else text
+
+
+def menu_names(language: str) -> list[str]:
+    """The topics as the `topic` option's menu names them in `language`."""
+    with speaking(language):
+        return [pgettext("choice", t) for t in TOPICS if t != "overview"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -54,8 +68,8 @@ def test_each_page_fits_an_embed(topic, language):
 def test_each_page_keeps_notation_and_markup(topic, language):
     en_title, en_body = TOPICS[topic]
     (title, body), _ = page(topic, language)
-    for en, text in ((en_title, title), (en_body, body)):
-        # Topic names, move notation and card codes are what members type: never translated.
+    for en, text in ((en_title, title), (en_body, without_topics(topic, body))):
+        # Move notation and card codes are what members type: never translated.
         assert Counter(BACKTICKED.findall(text)) == Counter(BACKTICKED.findall(en))
         assert Counter(CARD.findall(text)) == Counter(CARD.findall(en))
         # The same bold and italic spans, and the same lines.
@@ -65,11 +79,19 @@ def test_each_page_keeps_notation_and_markup(topic, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_overview_lists_every_topic(language):
-    (_, overview), _ = page(None, language)
-    for topic in TOPICS:
-        if topic != "overview":
-            assert f"`{topic}`" in overview, topic
+def test_overview_lists_every_topic_by_its_menu_name(language):
+    (_, overview), misses = page(None, language)
+    assert not misses, misses
+    with speaking("en"):
+        _, english = rules_topic(None)
+    names = menu_names(language)
+    assert len(set(names)) == len(TOPICS) - 1
+    topics_line = overview.rsplit("\n", 1)[1]
+    assert topics_line.count("`") == 2 * len(names)
+    for name in names:
+        assert f"`{name}`" in topics_line, name
+    # Translated names (most differ from English): the menu and the page agree.
+    assert sum(f"`{name}`" not in english for name in names) >= len(names) // 2
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -80,4 +102,4 @@ def test_unknown_topic_is_answered_in_the_language(language):
     assert not misses, misses
     assert title != en[0] and body != en[1]
     assert "'nowhere'" in body
-    assert all(topic in body for topic in TOPICS)
+    assert all(f"`{name}`" in body for name in menu_names(language))
