@@ -34,12 +34,12 @@ class CardGame:
     discard: list[AnyCard]
 
     def _init_caches(self) -> None:
-        # Keyed by `clock`, which moves on after every change to the table.
+        # The cards face-up (on the table or discarded) as bits, and the proof's pool of the
+        # others, both for one `clock`, which moves on after every change to the table.
+        self._seen: tuple[int, int] = (-1, 0)
         self._pool: tuple[int, Pool] | None = None
-        # The last failed proof per (place, player) with its beating completion. While the
-        # place is unchanged and those cards are still unseen, the same completion still
-        # beats the claim, so the answer stands without a new proof.
-        self._witness: dict[tuple[int, int], tuple[tuple[object, ...], ClaimCheck]] = {}
+        # The last answer about each (place, player), with what it depends on (`_Verdict`).
+        self._verdicts: dict[tuple[int, int], _Verdict] = {}
 
     @property
     def places(self) -> Sequence[Place]:
@@ -103,34 +103,52 @@ class CardGame:
             raise IllegalMoveError(not_in_hand(str(card), held))
         return found
 
+    def seen(self) -> int:
+        """The cards face-up, on the table or in the discard pile, as bits (`Card.bit`)."""
+        clock, bits = self._seen
+        if clock != self.clock:
+            bits = 0
+            for c in self.discard:
+                bits |= c.bit
+            for place in self.places:
+                bits |= place.mask
+            self._seen = (self.clock, bits)
+        return bits
+
     def unseen(self) -> Pool:
         """Cards of the deck not face-up: neither on the table nor in the discard pile
         (RULINGS ST1-4, ST2-4). The hands and the deck, in other words."""
-        if self._pool is None or self._pool[0] != self.clock:
-            seen = {c.code for c in self.discard}
-            for place in self.places:
-                seen.update(c.code for c in place.sides[0])
-                seen.update(c.code for c in place.sides[1])
-            unseen = [c for c in self.CARDS_BY_VALUE if c.code not in seen]
-            self._pool = (self.clock, Pool.presorted(unseen))
+        seen = self.seen()
+        if self._pool is None or self._pool[0] != seen:
+            unseen = [c for c in self.CARDS_BY_VALUE if not c.bit & seen]
+            self._pool = (seen, Pool.presorted(unseen))
         return self._pool[1]
 
     def _proof(
         self, place: Place, player: int, check: Callable[[Place, int, Pool], ClaimCheck]
     ) -> ClaimCheck:
-        """`check(place, player, unseen)`, reusing a failed answer while it still holds."""
-        pool = self.unseen()
+        """`check(place, player, unseen)`, answered again only when a move could have
+        changed the answer.
+
+        The answer depends on the place (its `version`) and on the cards not face-up, which
+        only get fewer, except when a card goes back into a deck: a claim that held still
+        holds while no card face-up then has left the table; a completion that beats the
+        claimant still does while its cards are all still unseen; and an answer from two
+        complete sides depends on nothing else.
+        """
         key = (place.number, player)
-        shape = place.shape()
-        cached = self._witness.get(key)
-        if cached is not None and cached[0] == shape:
-            completion = cached[1].completion
-            assert completion is not None
-            if all(c in pool for c in completion.added):
-                return cached[1]
-        answer = check(place, player, pool)
-        if answer.completion is not None:
-            self._witness[key] = (shape, answer)
+        known = self._verdicts.get(key)
+        if known is not None and known.version == place.version:
+            if known.kind is _FINAL:
+                return known.check
+            seen = self.seen()
+            if known.kind is _WITNESS:
+                if not known.cards & seen:
+                    return known.check
+            elif not known.cards & ~seen:  # _HOLDS: every card face-up then still is
+                return known.check
+        answer = check(place, player, self.unseen())
+        self._verdicts[key] = _Verdict.of(answer, place.version, self.seen())
         return answer
 
 
@@ -180,3 +198,33 @@ def deck_empty(deck: str, other: str) -> Phrase:
         case ("tactic", "siege"):
             return say("The tactic deck is empty; draw from the siege deck.")
     return say("The {deck} deck is empty; draw from the {other} deck.", deck=deck, other=other)
+
+
+# What an answer about a place depends on, besides the place itself.
+_FINAL = "final"  # two complete sides compared: nothing else
+_WITNESS = "witness"  # a completion beats the claimant: while its cards are unseen
+_HOLDS = "holds"  # no completion beats it: while every card then face-up still is
+
+
+class _Verdict:
+    """A cached answer of `CardGame._proof`: the check, the place's version it was made
+    for, and the cards (as bits) whose whereabouts decide whether it still stands."""
+
+    __slots__ = ("cards", "check", "kind", "version")
+
+    def __init__(self, check: ClaimCheck, version: int, kind: str, cards: int) -> None:
+        self.check = check
+        self.version = version
+        self.kind = kind
+        self.cards = cards
+
+    @classmethod
+    def of(cls, check: ClaimCheck, version: int, seen: int) -> _Verdict:
+        if check.completion is not None:
+            bits = 0
+            for c in check.completion.added:
+                bits |= c.bit
+            return cls(check, version, _WITNESS, bits)
+        if check.against is not None or not check.allowed:
+            return cls(check, version, _FINAL, 0)
+        return cls(check, version, _HOLDS, seen)

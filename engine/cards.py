@@ -11,7 +11,7 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias, TypeVar
+from typing import ClassVar, TypeAlias, TypeVar
 
 from engine.errors import CardValueError, InvalidMoveError, quote
 from engine.phrases import Phrase, say, say_in
@@ -46,6 +46,7 @@ for _color, _i in _COLOR_INDEX.items():
     # Enum hashing and dict lookups are slow in the proof's inner loops; a plain attribute isn't.
     object.__setattr__(_color, "_index", _i)
 T = TypeVar("T")
+_CARDS: dict[tuple[Color, int], Card] = {}
 ST1_COLORS: tuple[Color, ...] = tuple(Color)
 ST2_COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.PURPLE)
 ST1_VALUES = range(1, 10)
@@ -61,9 +62,25 @@ class Card:
     value: int
     # A small integer unique to this card, for the proof's inner loops.
     code: int = field(init=False, repr=False, compare=False, hash=False)
+    # 1 << code: sets of cards as one integer (the cards face-up, a proof's witnesses).
+    bit: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __new__(cls, color: Color, value: int) -> Card:
+        # One object per card: equal cards are the same object, so the lookups of every move
+        # (a card in a hand, a card's moves) are settled by identity, not by __eq__.
+        card = _CARDS.get((color, value))
+        if card is None:
+            card = _CARDS[(color, value)] = object.__new__(cls)
+        return card
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "code", _COLOR_INDEX[self.color] * 16 + self.value)
+        code = _COLOR_INDEX[self.color] * 16 + self.value
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "bit", 1 << code)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Color, int]]:
+        # Pickled and copied by value, and unpickled as the one object of that card.
+        return (Card, (self.color, self.value))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Card) and other.code == self.code
@@ -176,6 +193,8 @@ class TacticCard:
 
     kind: Tactic
     copy: int = 1
+    # Not a clan or siege card: no proof draws tactic cards, so they have no bit (`Card.bit`).
+    bit: ClassVar[int] = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TacticCard) and other.kind is self.kind and other.copy == self.copy

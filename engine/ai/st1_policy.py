@@ -137,6 +137,7 @@ def _with_card(
         finally:
             stone.set_modes(modes)
             stone.completed_at = saved
+            stone.touch()
     as_slot(card)  # only cards that stand on a side get here
     stone.sides[p].append(card)
     stone.refresh(10**9)  # completed now, after anything already complete
@@ -145,6 +146,7 @@ def _with_card(
     finally:
         stone.sides[p].pop()
         stone.completed_at = saved
+        stone.touch()
 
 
 def _after_on_copy(game: Game, judge: Evaluator, move: Move, hand: list[AnyCard]) -> float:

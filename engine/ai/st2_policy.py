@@ -152,6 +152,7 @@ def _with_card(
     finally:
         tile.sides[judge.p].pop()
         tile.completed_at = saved
+        tile.touch()
 
 
 def _worth_preparing(game: Game, move: Retreat | Oil, chances: list[float], only: bool) -> bool:

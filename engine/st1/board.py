@@ -114,6 +114,7 @@ class Stone(Place):
     def set_modes(self, modes: list[TacticCard]) -> None:
         """Put combat modes on the stone (RULINGS ST1-12)."""
         self.modes = modes
+        self.touch()
         kinds = {m.kind for m in modes}
         self.size = 4 if Tactic.MUD in kinds else 3
         self.rules = _RULES[(self.size, SUM_ONLY if Tactic.BLIND in kinds else ALL_TYPES)]
