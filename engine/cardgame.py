@@ -3,18 +3,21 @@ a player's hand, the unseen cards, and a cached claim (or control) proof."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
+from engine import proof_tables
 from engine.cards import AnyCard, Card, format_cards, sort_cards
-from engine.claims import ClaimCheck
+from engine.claims import ClaimCheck, check_place
 from engine.errors import IllegalMoveError
 from engine.events import Event, GameEnded, Resigned
+from engine.formations import FormationRules, Slot
 from engine.moves import Resign
 from engine.outcome import Outcome, Termination
 from engine.phrases import Phrase, say, say_n
 from engine.places import Place
-from engine.proof import Pool
+from engine.proof import Completion, Pool, best_completion
 from engine.table import pick
 
 
@@ -24,7 +27,9 @@ class CardGame:
 
     kind: ClassVar[str]
     OVER: ClassVar[Any]  # the game's Phase for "over"
-    CARDS_BY_VALUE: ClassVar[Sequence[Card]]  # the whole deck, value descending
+    CARDS_BY_VALUE: ClassVar[tuple[Card, ...]]  # the whole deck, value descending
+    NOUN: ClassVar[str]  # a place, in refusals: "stone" or "tile"
+    VERB: ClassVar[str]  # what is done to it: "claim" or "take"
 
     log: list[tuple[int, str]]
     clock: int
@@ -120,14 +125,25 @@ class CardGame:
         (RULINGS ST1-4, ST2-4). The hands and the deck, in other words."""
         seen = self.seen()
         if self._pool is None or self._pool[0] != seen:
-            unseen = [c for c in self.CARDS_BY_VALUE if not c.bit & seen]
-            self._pool = (seen, Pool.presorted(unseen))
+            deck = self.CARDS_BY_VALUE
+            self._pool = (seen, Pool.of_bits(_bits_of(deck) & ~seen, deck))
         return self._pool[1]
 
-    def _proof(
-        self, place: Place, player: int, check: Callable[[Place, int, Pool], ClaimCheck]
-    ) -> ClaimCheck:
-        """`check(place, player, unseen)`, answered again only when a move could have
+    def _beating(
+        self, side: Sequence[Slot], unseen: Pool, rules: FormationRules, beat: int
+    ) -> Completion | None:
+        """A completion of `side` stronger than `beat` (`claims.Beating`): from the tables
+        when the side holds only real cards, else from the proof."""
+        key = (rules, self.kind)  # equal rules of the two games differ by their decks
+        found = _TABLES.get(key, _NONE)
+        if found is _NONE:
+            found = _TABLES[key] = proof_tables.table(rules, self.CARDS_BY_VALUE)
+        if found is not None and all(s.__class__ is Card for s in side):
+            return found.beating(side, unseen.bits, beat)  # type: ignore[arg-type]
+        return best_completion(side, unseen, rules, beat=beat)
+
+    def _proof(self, place: Place, player: int) -> ClaimCheck:
+        """`check_place(place, player, unseen)`, answered again only when a move could have
         changed the answer.
 
         The answer depends on the place (its `version`) and on the cards not face-up, which
@@ -147,7 +163,9 @@ class CardGame:
                     return known.check
             elif not known.cards & ~seen:  # _HOLDS: every card face-up then still is
                 return known.check
-        answer = check(place, player, self.unseen())
+        answer = check_place(
+            place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
+        )
         self._verdicts[key] = _Verdict.of(answer, place.version, self.seen())
         return answer
 
@@ -228,3 +246,17 @@ class _Verdict:
         if check.against is not None or not check.allowed:
             return cls(check, version, _FINAL, 0)
         return cls(check, version, _HOLDS, seen)
+
+
+# The tables of each rule set, by game (each game has its own deck).
+_TABLES: dict[tuple[FormationRules, str], proof_tables.Table | None] = {}
+_NONE = object()
+
+
+@functools.cache
+def _bits_of(deck: tuple[Card, ...]) -> int:
+    """Every card of a deck, as bits."""
+    bits = 0
+    for c in deck:
+        bits |= c.bit
+    return bits

@@ -82,11 +82,9 @@ class Card:
         # Pickled and copied by value, and unpickled as the one object of that card.
         return (Card, (self.color, self.value))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.code == self.code
-
+    # Equality is identity (object's own, the fastest there is): there is one object per card.
     def __hash__(self) -> int:
-        return self.code
+        return self.code  # not the id: sets of cards iterate in the same order in every run
 
     def __str__(self) -> str:
         return f"{self.color.letter}{self.value}"
@@ -298,14 +296,18 @@ def sort_cards(cards: Iterable[T]) -> list[T]:
     return sorted(cards, key=lambda c: c.sort_key())  # type: ignore[attr-defined]
 
 
+_CLAN_DECK = tuple(Card(c, v) for c in ST1_COLORS for v in ST1_VALUES)
+_SIEGE_DECK = tuple(Card(c, v) for c in ST2_COLORS for v in ST2_VALUES)
+
+
 def clan_deck() -> list[Card]:
     """The 54 Schotten Totten clan cards in a fixed order."""
-    return [Card(c, v) for c in ST1_COLORS for v in ST1_VALUES]
+    return list(_CLAN_DECK)
 
 
 def siege_deck() -> list[Card]:
     """The 60 Schotten Totten 2 siege cards in a fixed order."""
-    return [Card(c, v) for c in ST2_COLORS for v in ST2_VALUES]
+    return list(_SIEGE_DECK)
 
 
 def shuffled(cards: Sequence[T], rng: Rng) -> list[T]:

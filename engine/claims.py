@@ -7,7 +7,7 @@ from the unseen cards beat the claimant strictly (RULINGS ST1-4, ST2-4)?
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -123,10 +123,30 @@ def _own_cards_note(held: str, count: int) -> Phrase:
     )
 
 
+# How a check finds a completion of the other side that beats the claimant (the proof's
+# `best_completion`, or a game's faster way to the same answer).
+Beating = Callable[[Sequence[Slot], Pool, FormationRules, int], Completion | None]
+
+
+def _strongest(
+    side: Sequence[Slot], pool: Pool, rules: FormationRules, beat: int
+) -> Completion | None:
+    return best_completion(side, pool, rules, beat=beat)
+
+
 def check_place(
-    place: Place, player: int, unseen: Pool, *, noun: str = "stone", verb: str = "claim"
+    place: Place,
+    player: int,
+    unseen: Pool,
+    *,
+    noun: str = "stone",
+    verb: str = "claim",
+    beating: Beating = _strongest,
 ) -> ClaimCheck:
-    """May `player` claim `place`, given the cards that could still complete the other side?"""
+    """May `player` claim `place`, given the cards that could still complete the other side?
+
+    A refusal's counter-example is the strongest completion, unless `beating` (which must
+    give an answer exactly when `best_completion` does) finds another."""
     n = place.number
     rules = place.rules
     if not place.complete(player):
@@ -142,10 +162,10 @@ def check_place(
         lost = "tie-lost" if mine.key == theirs.key else "weaker"
         return ClaimCheck(False, lost, n, mine, theirs, noun=noun, verb=verb)
     # The other side completes later, so it must beat the claimant strictly.
-    beating = best_completion(place.slots(other), unseen, rules, beat=mine.key)
-    if beating is None:
+    found = beating(place.slots(other), unseen, rules, mine.key)
+    if found is None:
         return ClaimCheck(True, "no completion beats it", n, mine, noun=noun, verb=verb)
-    return ClaimCheck(False, "beatable", n, mine, None, beating, noun=noun, verb=verb)
+    return ClaimCheck(False, "beatable", n, mine, None, found, noun=noun, verb=verb)
 
 
 def explained(

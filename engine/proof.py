@@ -37,17 +37,25 @@ NO_BOUND = -(10**9)
 
 
 class Pool:
-    """Cards a completion may draw from, indexed once so that many proofs can share it."""
+    """Cards a completion may draw from, indexed once so that many proofs can share it.
+    `bits` holds the same cards as one integer (`Card.bit`)."""
 
-    __slots__ = ("by_color", "by_value", "codes", "desc")
+    __slots__ = ("bits", "by_color", "by_value", "codes", "desc")
 
     def __init__(self, cards: Iterable[Card], *, _sorted: bool = False) -> None:
         # Deterministic order: value descending, then colour.
-        self.desc = list(cards) if _sorted else sorted(set(cards), key=_pool_order)
+        self._index(list(cards) if _sorted else sorted(set(cards), key=_pool_order))
+        bits = 0
+        for c in self.desc:
+            bits |= c.bit
+        self.bits = bits
+
+    def _index(self, desc: list[Card]) -> None:
+        self.desc = desc
         self.by_value: dict[int, list[Card]] = {}
         self.by_color: dict[Color, list[Card]] = {}
         self.codes: dict[int, Card] = {}
-        for c in self.desc:
+        for c in desc:
             self.by_value.setdefault(c.value, []).append(c)
             self.by_color.setdefault(c.color, []).append(c)
             self.codes[c.code] = c
@@ -57,6 +65,15 @@ class Pool:
         """A pool from distinct cards already sorted by value descending, then colour."""
         return cls(cards, _sorted=True)
 
+    @classmethod
+    def of_bits(cls, bits: int, deck_by_value: Sequence[Card]) -> Pool:
+        """The cards of `deck_by_value` (sorted as pools are) whose bits are in `bits`; the
+        indexes are only built if a proof asks for them (`proof_tables` needs the bits)."""
+        pool = _LazyPool.__new__(_LazyPool)
+        pool.bits = bits
+        pool._deck = deck_by_value
+        return pool
+
     def __len__(self) -> int:
         return len(self.desc)
 
@@ -65,6 +82,21 @@ class Pool:
 
     def get(self, color: Color, value: int) -> Card | None:
         return self.codes.get(color.index * 16 + value)
+
+
+class _LazyPool(Pool):
+    """A pool known by its bits until a proof reads its cards (`Pool.of_bits`)."""
+
+    __slots__ = ("_deck",)
+    _deck: Sequence[Card]
+
+    def __getattr__(self, name: str) -> object:
+        # Only called for a slot not yet filled: fill them all, then answer.
+        if name not in ("desc", "by_value", "by_color", "codes"):
+            raise AttributeError(name)
+        bits = self.bits
+        self._index([c for c in self._deck if c.bit & bits])
+        return getattr(self, name)
 
 
 def _pool_order(card: Card) -> tuple[int, int]:

@@ -10,7 +10,8 @@ game waits for is a real choice.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
@@ -65,7 +66,7 @@ from engine.st1.moves import (
 
 # All clan cards in the order the proof wants them (value descending), so that the pool of
 # unseen cards is a filter of this list rather than a fresh sort on every move.
-_CLAN_BY_VALUE = sorted(clan_deck(), key=lambda c: (-c.value, c.color.index))
+_CLAN_BY_VALUE = tuple(sorted(clan_deck(), key=lambda c: (-c.value, c.color.index)))
 
 
 class Game(CardGame):
@@ -74,6 +75,8 @@ class Game(CardGame):
     kind = "st1"
     OVER = Phase.OVER
     CARDS_BY_VALUE = _CLAN_BY_VALUE
+    NOUN = "stone"
+    VERB = "claim"
 
     def __init__(self, options: Options, seed: int) -> None:
         """A game before the deal; use `Game.new`."""
@@ -138,19 +141,20 @@ class Game(CardGame):
         if self.phase is Phase.PLAY:
             moves: list[Move] = []
             if self.options.expert:
-                moves.extend(Claim(n) for n in self.claimable(p))
+                moves.extend([_CLAIMS[n] for n in self.claimable(p)])
             plays = self._plays(p)
-            moves.extend(plays)
-            moves.extend(tactics.tactic_moves(self, p))
+            moves += plays
+            if self.options.tactics:
+                moves += tactics.tactic_moves(self, p)
             if self._may_pass(p, plays):
-                moves.append(Pass())
+                moves.append(_PASS)
             return moves
         if self.phase is Phase.CLAIM:
-            return [*(Claim(n) for n in self.claimable(p)), *self._turn_enders(p)]
+            return [*[_CLAIMS[n] for n in self.claimable(p)], *self._turn_enders(p)]
         if self.phase is Phase.DRAW:
-            return [Draw(d) for d in self._draw_choices(p)]
+            return [_DRAWS[d] for d in self._draw_choices(p)]
         if self.phase is Phase.RECRUIT_DRAW:
-            return [Draw(d) for d in self._decks_with_cards()]
+            return [_DRAWS[d] for d in self._decks_with_cards()]
         if self.phase is Phase.RECRUIT_RETURN:
             return tactics.return_moves(self, p)
         return []
@@ -159,22 +163,36 @@ class Game(CardGame):
         """How a claiming phase ends: the choice of deck when there is one, else `done`."""
         choices = self._draw_choices(p)
         if len(choices) > 1:
-            return [Draw(d) for d in choices]
-        return [Done()]
+            return [_DRAWS[d] for d in choices]
+        return [_DONE]
+
+    def _open(self, p: int) -> list[int]:
+        """The stones where p has room for a card."""
+        return [
+            s.number
+            for s in self.stones
+            if s.claimed_by is None and len(s.sides[p]) < s.size  # Stone.has_room, inlined
+        ]
 
     def _plays(self, p: int) -> list[Play]:
-        open_stones = [s.number for s in self.stones if s.has_room(p)]
+        open_stones = self._open(p)
         out: list[Play] = []
         if open_stones:
+            # Listed on every turn: each card's moves are made once (`plays_of`) and picked
+            # out for the open stones in one step.
+            pick = itemgetter(*open_stones)
+            one = len(open_stones) == 1
             for card in self.hands[p]:
-                if isinstance(card, Card):
-                    by_stone = plays_of(card)
-                    out.extend(by_stone[n] for n in open_stones)
+                if card.__class__ is Card:
+                    if one:
+                        out.append(pick(plays_of(card)))
+                    else:
+                        out += pick(plays_of(card))
         return out
 
     def _can_play_clan(self, p: int) -> bool:
-        return any(isinstance(c, Card) for c in self.hands[p]) and any(
-            s.has_room(p) for s in self.stones
+        return any(c.__class__ is Card for c in self.hands[p]) and any(
+            s.claimed_by is None and len(s.sides[p]) < s.size for s in self.stones
         )
 
     def _may_pass(self, p: int, plays: Sequence[Play]) -> bool:
@@ -188,7 +206,15 @@ class Game(CardGame):
         if found is None:
             if len(self._claims) > 8:
                 self._claims.clear()
-            found = [s.number for s in self.stones if self._claim_check(s, player).allowed]
+            found = []
+            for s in self.stones:
+                # `_claim_check`, inlined: this runs after every card played.
+                if (
+                    s.claimed_by is None
+                    and len(s.sides[player]) >= s.size
+                    and self._proof(s, player).allowed
+                ):
+                    found.append(s.number)
             self._claims[key] = found
         return found
 
@@ -200,7 +226,7 @@ class Game(CardGame):
     def _claim_check(self, stone: Stone, player: int) -> ClaimCheck:
         if stone.claimed_by is not None or not stone.complete(player):
             return _NO_CLAIM
-        return self._proof(stone, player, check_claim)  # type: ignore[arg-type]
+        return self._proof(stone, player)
 
     # Making moves ------------------------------------------------------------------------------
 
@@ -237,22 +263,11 @@ class Game(CardGame):
             return self._resign(p, move)
         if p != self.turn:
             raise IllegalMoveError(not_your_turn())
-        handler = {
-            Play: self._apply_play,
-            Claim: self._apply_claim,
-            Pass: self._apply_pass,
-            Done: self._apply_done,
-            Draw: self._apply_draw,
-            Recruit: self._apply_ruse,
-            Return: self._apply_return,
-            Strategist: self._apply_ruse,
-            Banshee: self._apply_ruse,
-            Traitor: self._apply_ruse,
-        }.get(type(move))
+        handler = _HANDLERS.get(type(move))
         if handler is None:
             raise InvalidMoveError(say("{move} is not a Schotten Totten move.", move=str(move)))
         events: list[Event] = []
-        handler(p, move, events)  # type: ignore[operator]  # validates, then changes
+        handler(self, p, move, events)  # validates, then changes
         self.clock += 1
         self.log.append((p, str(move)))
         self._advance(events)
@@ -261,13 +276,16 @@ class Game(CardGame):
     def _apply_play(self, p: int, move: Play, events: list[Event]) -> None:
         if self.phase is not Phase.PLAY:
             raise IllegalMoveError(self._phase_hint(say("You cannot play a card now.")))
-        card = self.own_card(move.card, p)
+        card = move.card
+        hand = self.hands[p]
+        if card.__class__ is not Card or card not in hand:  # a card in hand is a real one
+            card = self.own_card(card, p)
         if isinstance(card, TacticCard):
             tactics.apply_tactic_card(self, p, card, move.place, events)
             return
         stone = self.stone(move.place)
         self._check_room(stone, p)
-        self.hands[p].remove(card)
+        hand.remove(card)
         stone.sides[p].append(card)
         stone.refresh(self.clock)
         events.append(CardPlayed(p, card, stone.number))
@@ -302,9 +320,9 @@ class Game(CardGame):
                 when = say("In this game you claim stones after you play a card.")
             raise IllegalMoveError(self._phase_hint(when))
         check = self._claim_check(stone, p)
-        if check is _NO_CLAIM:  # claimed or incomplete: ask again for the reason
-            check = check_claim(stone, p, self.unseen())
         if not check.allowed:
+            # Asked again for the reason: the refusal shows the strongest completion.
+            check = check_claim(stone, p, self.unseen())
             check = explained(check, stone, p, self.unseen(), self.hands[p])
             raise ClaimRejectedError(check.reason, completion=check.completion)
         stone.claimed_by = p
@@ -572,3 +590,23 @@ class Game(CardGame):
 
 
 _NO_CLAIM = ClaimCheck(False, "")
+
+# Moves listed again and again, made once.
+_CLAIMS = tuple(Claim(n) for n in range(STONES + 1))  # by stone number (0 unused)
+_DRAWS = {d: Draw(d) for d in ("clan", "tactic")}
+_PASS = Pass()
+_DONE = Done()
+
+# How `apply` carries out each kind of move.
+_HANDLERS: dict[type, Callable[[Game, int, Any, list[Event]], None]] = {
+    Play: Game._apply_play,
+    Claim: Game._apply_claim,
+    Pass: Game._apply_pass,
+    Done: Game._apply_done,
+    Draw: Game._apply_draw,
+    Recruit: Game._apply_ruse,
+    Return: Game._apply_return,
+    Strategist: Game._apply_ruse,
+    Banshee: Game._apply_ruse,
+    Traitor: Game._apply_ruse,
+}

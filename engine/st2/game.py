@@ -31,7 +31,7 @@ from engine.events import CardDrawn, Event, Passed
 from engine.moves import Done, Draw, Pass, Play, Resign, no_such_value, plays_of
 from engine.outcome import Outcome, Termination
 from engine.phrases import Phrase, say
-from engine.proof import Pool, evaluate
+from engine.proof import evaluate
 from engine.rng import Rng
 from engine.st2 import tactics
 from engine.st2.board import (
@@ -69,7 +69,7 @@ from engine.st2.moves import (
 )
 
 # Siege cards in the order the proof wants them (value descending, then colour).
-_SIEGE_BY_VALUE = sorted(siege_deck(), key=lambda c: (-c.value, c.color.index))
+_SIEGE_BY_VALUE = tuple(sorted(siege_deck(), key=lambda c: (-c.value, c.color.index)))
 
 
 class Game(CardGame):
@@ -78,6 +78,8 @@ class Game(CardGame):
     kind = "st2"
     OVER = Phase.OVER
     CARDS_BY_VALUE = _SIEGE_BY_VALUE
+    NOUN = "tile"
+    VERB = "take"
 
     def __init__(self, options: Options, seed: int) -> None:
         """A game before the deal; use `Game.new`."""
@@ -228,7 +230,7 @@ class Game(CardGame):
     def _control_check(self, tile: Tile) -> ClaimCheck:
         if not tile.complete(self.attacker):
             return _NO_CONTROL
-        return self._proof(tile, self.attacker, _take)  # type: ignore[arg-type]
+        return self._proof(tile, self.attacker)
 
     # Making moves -----------------------------------------------------------------------------
 
@@ -395,9 +397,9 @@ class Game(CardGame):
             raise IllegalMoveError(self._phase_hint(say("You cannot declare control now.")))
         tile = self.tile(move.tile)
         check = self._control_check(tile)
-        if check is _NO_CONTROL:
-            check = self.check_control(move.tile)
         if not check.allowed:
+            # Asked again for the reason: the refusal shows the strongest completion.
+            check = self.check_control(move.tile)
             check = explained(check, tile, p, self.unseen(), self.hands[p])
             raise ClaimRejectedError(check.reason, completion=check.completion)
         assert check.formation is not None
@@ -646,7 +648,3 @@ class Game(CardGame):
 
 
 _NO_CONTROL = ClaimCheck(False, "")
-
-
-def _take(tile: Tile, attacker: int, unseen: Pool) -> ClaimCheck:
-    return check_place(tile, attacker, unseen, noun="tile", verb="take")
