@@ -35,6 +35,20 @@ def limits(g: Game) -> None:
     assert played <= a + b
 
 
+def controls_match_a_fresh_proof(g: Game) -> None:
+    """The game's kept answers about control (RULINGS ST2-4) equal a fresh proof on a freshly
+    built pool: Support puts discarded cards back into the deck, so the pool can grow."""
+    from engine.claims import check_place
+    from engine.proof import Pool
+
+    seen = {card_code(c) for t in g.tiles for side in t.sides for c in side}
+    seen |= {card_code(c) for c in g.discard}
+    pool = Pool(c for c in siege_deck() if card_code(c) not in seen)
+    fresh = [t.number for t in g.tiles if check_place(t, g.attacker, pool).allowed]
+    assert g.controllable() == fresh
+
+
 def check_all(g: Game) -> None:
     every_card_once(g)
     limits(g)
+    controls_match_a_fresh_proof(g)

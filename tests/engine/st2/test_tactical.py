@@ -138,6 +138,21 @@ def test_support_needs_two_discarded_cards_and_shuffles_from_the_seed():
     assert a.log[-1] == b.log[-1] == (0, "support G7 B3")
 
 
+def test_support_can_make_a_tile_the_attacker_could_take_untakeable_again():
+    # RULINGS ST2-4: only G11 would complete the Defender's G9 G10 into something above the
+    # Attacker's colour run Y8 Y9 Y10, and G11 is face-up in the discard pile. Support puts it
+    # back into the deck: unseen again, it may still come, so the tile cannot be taken.
+    g = tactical(
+        "attacker: P1\nturn: P2\nhand P1: R1 R2\nhand P2: support B1\n"
+        "tile 3: Y8 Y9 Y10 | G9 G10\ndiscard: G11 B3\n"
+    )
+    assert g.controllable() == [3]
+    g.play("support G11 B3", player=1)
+    assert parse_card("G11") in g.deck
+    assert g.controllable() == []
+    assert not g.check_control(3).allowed
+
+
 def test_games_with_support_and_exchange_replay_identically():
     # Support shuffles from the game's seeded source: replaying the log gives the same decks.
     import random
