@@ -3,7 +3,6 @@ a player's hand, the unseen cards, and a cached claim (or control) proof."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
@@ -28,6 +27,7 @@ class CardGame:
     kind: ClassVar[str]
     OVER: ClassVar[Any]  # the game's Phase for "over"
     CARDS_BY_VALUE: ClassVar[tuple[Card, ...]]  # the whole deck, value descending
+    ALL_BITS: ClassVar[int]  # the same cards as bits
     NOUN: ClassVar[str]  # a place, in refusals: "stone" or "tile"
     VERB: ClassVar[str]  # what is done to it: "claim" or "take"
 
@@ -125,8 +125,7 @@ class CardGame:
         (RULINGS ST1-4, ST2-4). The hands and the deck, in other words."""
         seen = self.seen()
         if self._pool is None or self._pool[0] != seen:
-            deck = self.CARDS_BY_VALUE
-            self._pool = (seen, Pool.of_bits(_bits_of(deck) & ~seen, deck))
+            self._pool = (seen, Pool.of_bits(self.ALL_BITS & ~seen, self.CARDS_BY_VALUE))
         return self._pool[1]
 
     def _beating(
@@ -251,12 +250,3 @@ class _Verdict:
 # The tables of each rule set, by game (each game has its own deck).
 _TABLES: dict[tuple[FormationRules, str], proof_tables.Table | None] = {}
 _NONE = object()
-
-
-@functools.cache
-def _bits_of(deck: tuple[Card, ...]) -> int:
-    """Every card of a deck, as bits."""
-    bits = 0
-    for c in deck:
-        bits |= c.bit
-    return bits

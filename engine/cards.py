@@ -285,6 +285,14 @@ def card_code(card: AnyCard) -> str:
     return card.code if isinstance(card, TacticCard) else str(card)
 
 
+def bits_of(cards: Iterable[AnyCard]) -> int:
+    """Cards as one integer (`Card.bit`; tactic cards have none)."""
+    bits = 0
+    for c in cards:
+        bits |= c.bit
+    return bits
+
+
 def format_cards(cards: Iterable[AnyCard]) -> str:
     """Cards in canonical text separated by spaces, or "nothing" (a Phrase)."""
     # TRANSLATORS: in place of a list of cards, when there is none ("you hold nothing").

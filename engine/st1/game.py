@@ -20,6 +20,7 @@ from engine.cards import (
     AnyCard,
     Card,
     TacticCard,
+    bits_of,
     card_code,
     card_from_code,
     clan_deck,
@@ -75,6 +76,7 @@ class Game(CardGame):
     kind = "st1"
     OVER = Phase.OVER
     CARDS_BY_VALUE = _CLAN_BY_VALUE
+    ALL_BITS = bits_of(_CLAN_BY_VALUE)
     NOUN = "stone"
     VERB = "claim"
 

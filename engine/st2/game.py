@@ -19,6 +19,7 @@ from engine.cards import (
     AnyCard,
     Card,
     TacticCard,
+    bits_of,
     card_code,
     card_from_code,
     shuffled,
@@ -78,6 +79,7 @@ class Game(CardGame):
     kind = "st2"
     OVER = Phase.OVER
     CARDS_BY_VALUE = _SIEGE_BY_VALUE
+    ALL_BITS = bits_of(_SIEGE_BY_VALUE)
     NOUN = "tile"
     VERB = "take"
 
