@@ -38,6 +38,10 @@ class Budget:
     depth: int = 4
     exploration: float = 0.15
     prior_visits: float = 1.0
+    # Decisions played on from each leaf with the quick playout policy before it is judged
+    # (0: judged where the tree ends). Playouts see what the evaluation misses: how the
+    # cards actually fall, whose formations finish first.
+    playout: int = 0
 
 
 class SearchRules(Protocol):
@@ -54,6 +58,9 @@ class SearchRules(Protocol):
 
     def value(self, game: Any) -> float:
         """The searcher's chance of winning in this position, from their own knowledge."""
+
+    def playout(self, game: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+        """A quick move for any player, for playing on from a leaf."""
 
 
 class Node:
@@ -126,7 +133,9 @@ def search_root(
         for _ in range(per):
             seed = rng.getrandbits(64)
             for m in alive:
-                _iterate(sample_world(view, random.Random(seed)), me, root, m, rules, budget)
+                # The same deal, and the same luck in the playouts, for every move compared.
+                luck = random.Random(seed)
+                _iterate(sample_world(view, luck), me, root, m, rules, budget, luck)
                 spent += 1
         alive.sort(key=lambda m: -_blend(root.children[m], prior[m], budget.prior_visits))
         if r < rounds - 1:
@@ -147,6 +156,7 @@ def _iterate(
     first: Any,
     rules: SearchRules,
     budget: Budget,
+    luck: random.Random,
 ) -> None:
     """One trial of the root move `first` in this world."""
     node = root.children[first]
@@ -184,6 +194,10 @@ def _iterate(
         node = node.children[pick]
         path.append(node)
         depth += 1
+    for _ in range(budget.playout):
+        if not _auto(world, rules):
+            break
+        world.apply(rules.playout(world, world.legal_moves(), luck))
     value = rules.value(world)
     for n in path:
         n.visits += 1
