@@ -175,12 +175,12 @@ PLAYOUT_NOISE = 0.3
 def playout_move(game: Game, moves: Sequence[Move], rng: random.Random) -> Move:
     """A quick move for playouts: the one whose rough score (`quick_order`'s), plus a random
     share of `PLAYOUT_NOISE`, is highest, so that playouts follow sensible lines and vary."""
-    p = game.to_decide
-    assert p is not None
+    p = game.turn
+    sides: dict[int, Side] = {}
     best = moves[0]
     top = -1e9
     for m in moves:
-        score = _quick_score(game, p, m) + PLAYOUT_NOISE * rng.random()
+        score = _quick_score(game, p, m, sides) + PLAYOUT_NOISE * rng.random()
         if score > top:
             best, top = m, score
     return best
@@ -190,23 +190,79 @@ def quick_order(game: Game, moves: Sequence[Move]) -> list[Move]:
     """Moves best first by a rough score that needs no outlook: how well a card fits the
     cards already on its side. Searches use it to choose which moves to look at."""
     p = game.turn
-    scored = [(_quick_score(game, p, m), i, m) for i, m in enumerate(moves)]
+    sides: dict[int, Side] = {}
+    scored = [(_quick_score(game, p, m, sides), i, m) for i, m in enumerate(moves)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [m for _, _, m in scored]
 
 
-def _quick_score(game: Game, p: int, move: Move) -> float:
+def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> float:
+    """`move`'s rough score; `sides` keeps each stone's `Side` for the other moves judged."""
+    if move.__class__ is Play:
+        card = move.card  # type: ignore[attr-defined]
+        if card.__class__ is Card:
+            side = sides.get(move.place)  # type: ignore[attr-defined]
+            if side is None:
+                stone = game.stones[move.place - 1]  # type: ignore[attr-defined]
+                side = sides[stone.number] = Side(
+                    stone.sides[p], stone.sides[1 - p], stone.size, stone.rules.types
+                )
+            return side.fit(card)
+        return 0.3 if card.kind in MODES else 0.7
     if isinstance(move, Claim):
         return 10.0
     if isinstance(move, Return):  # keep the best cards: give back the lowest
         return -sum(c.value if isinstance(c, Card) else 10 for c in move.cards) / 10
-    if not isinstance(move, Play):
-        return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
-    card = move.card
-    if isinstance(card, TacticCard):
-        return 0.3 if card.kind in MODES else 0.7
-    stone = game.stones[move.place - 1]
-    return fit(stone.sides[p], stone.sides[1 - p], card, stone.size, stone.rules.types)
+    return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
+
+
+class Side:
+    """What `fit` needs to know of a side, worked out once for every card it judges."""
+
+    __slots__ = ("color", "done", "hi", "lo", "same", "size", "sums", "values")
+
+    def __init__(
+        self, side: Sequence[AnyCard], other: Sequence[AnyCard], size: int, types: frozenset[object]
+    ) -> None:
+        reals = [c for c in side if c.__class__ is Card]
+        values = [c.value for c in reals]  # type: ignore[union-attr]
+        self.size = size
+        self.sums = len(types) == 1
+        self.values = values
+        first = reals[0].color if reals else None  # type: ignore[union-attr]
+        self.color = first if all(c.color is first for c in reals) else None  # type: ignore[union-attr]
+        self.lo = min(values, default=0)
+        self.hi = max(values, default=0)
+        self.same = values[0] if values and all(v == values[0] for v in values) else None
+        self.done = len(side) + 1 >= size and len(other) >= size
+
+    def fit(self, card: Card) -> float:
+        """`fit(side, other, card, size, types)`, the same number."""
+        v = card.value
+        high = v / 30
+        values = self.values
+        if self.sums:  # sums only: high cards
+            score = 0.2 + 2 * high
+        elif not values:
+            score = 0.35 + high
+        else:
+            mono = self.color is card.color
+            lo = v if v < self.lo else self.lo
+            hi = v if v > self.hi else self.hi
+            runs = v not in values and hi - lo < self.size
+            if runs and mono:
+                score = 1.0
+            elif self.same == v:
+                score = 0.85 + high
+            elif mono:
+                score = 0.6 + high
+            elif runs:
+                score = 0.5 + high / 2
+            else:
+                score = 0.1 + high / 2
+        if self.done:
+            score -= 0.2  # the other side is done: little left to gain here
+        return score
 
 
 def fit(

@@ -205,10 +205,11 @@ def playout_move(game: Game, moves: Sequence[Move], rng: random.Random) -> Move:
     share of `PLAYOUT_NOISE`, is highest, so that playouts follow sensible lines and vary."""
     p = game.to_decide
     assert p is not None
+    sides: dict[int, Side] = {}
     best = moves[0]
     top = -1e9
     for m in moves:
-        score = _quick_score(game, p, m) + PLAYOUT_NOISE * rng.random()
+        score = _quick_score(game, p, m, sides) + PLAYOUT_NOISE * rng.random()
         if score > top:
             best, top = m, score
     return best
@@ -218,12 +219,23 @@ def quick_order(game: Game, moves: Sequence[Move]) -> list[Move]:
     """Moves best first by a rough score that needs no outlook."""
     p = game.to_decide
     assert p is not None
-    scored = [(_quick_score(game, p, m), i, m) for i, m in enumerate(moves)]
+    sides: dict[int, Side] = {}
+    scored = [(_quick_score(game, p, m, sides), i, m) for i, m in enumerate(moves)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [m for _, _, m in scored]
 
 
-def _quick_score(game: Game, p: int, move: Move) -> float:
+def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> float:
+    """`move`'s rough score; `sides` keeps each tile's `Side` for the other moves judged."""
+    if move.__class__ is Play:
+        card = move.card  # type: ignore[attr-defined]
+        if card.__class__ is not Card:
+            return 0.7
+        side = sides.get(move.place)  # type: ignore[attr-defined]
+        if side is None:
+            tile = game.tiles[move.place - 1]  # type: ignore[attr-defined]
+            side = sides[tile.number] = Side(tile.sides[p], tile.sides[1 - p], tile.rules)
+        return side.fit(card)
     if isinstance(move, Control):
         return 10.0
     if isinstance(move, Give):  # give away what fits least
@@ -232,13 +244,63 @@ def _quick_score(game: Game, p: int, move: Move) -> float:
         return -0.5 * len(move.tiles)
     if isinstance(move, Oil):
         return 0.25 * len(game.tiles[move.tile - 1].sides[game.attacker])
-    if not isinstance(move, Play):
-        return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
-    card = move.card
-    if isinstance(card, TacticCard):
-        return 0.7
-    tile = game.tiles[move.place - 1]
-    return fit(tile.sides[p], tile.sides[1 - p], card, tile.rules)
+    return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
+
+
+class Side:
+    """What `fit` needs to know of a side, worked out once for every card it judges."""
+
+    __slots__ = ("color", "done", "hi", "lo", "rules", "same", "values")
+
+    def __init__(
+        self, side: Sequence[AnyCard], other: Sequence[AnyCard], rules: FormationRules
+    ) -> None:
+        reals = [c for c in side if c.__class__ is Card]
+        values = [c.value for c in reals]  # type: ignore[union-attr]
+        self.rules = rules
+        self.values = values
+        first = reals[0].color if reals else None  # type: ignore[union-attr]
+        self.color = first if all(c.color is first for c in reals) else None  # type: ignore[union-attr]
+        self.lo = min(values, default=0)
+        self.hi = max(values, default=0)
+        self.same = values[0] if values and all(v == values[0] for v in values) else None
+        self.done = len(side) + 1 >= rules.size and len(other) >= rules.size
+
+    def fit(self, card: Card) -> float:
+        """`fit(side, other, card, rules)`, the same number."""
+        rules = self.rules
+        types = rules.types
+        v = card.value
+        if rules.lower_sum_wins:
+            score = 0.2 + (11 - v) / 15
+        elif types == _SUM_ONLY:
+            score = 0.2 + v / 15
+        else:
+            high = v / 35
+            values = self.values
+            if not values:
+                score = 0.35 + high
+            else:
+                mono = self.color is card.color
+                lo = v if v < self.lo else self.lo
+                hi = v if v > self.hi else self.hi
+                runs = v not in values and hi - lo < rules.size
+                if runs and mono and FormationType.COLOR_RUN in types:
+                    score = 1.0
+                elif self.same == v and FormationType.SAME_STRENGTH in types:
+                    score = 0.85 + high
+                elif mono and FormationType.COLOR in types:
+                    score = 0.6 + high
+                elif runs and FormationType.RUN in types:
+                    score = 0.5 + high / 2
+                else:
+                    score = 0.1 + high / 2
+        if self.done:
+            score -= 0.2  # the other side is done: little left to gain here
+        return score
+
+
+_SUM_ONLY = frozenset({FormationType.SUM})
 
 
 def usefulness(game: Game, p: int, card: AnyCard) -> float:
