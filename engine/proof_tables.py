@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from engine.cards import Card
-from engine.formations import Formation, FormationRules, classify
+from engine.formations import Formation, FormationRules, FormationType, classify
 from engine.proof import Completion
 
 # Sides larger than this are left to engine.proof: C(60, 4) sets would not fit in memory.
@@ -28,35 +28,27 @@ MAX_SIZE = 3
 class Table:
     """Every `rules.size`-card set of a deck, strongest first, indexed by each of its parts."""
 
-    def __init__(self, rules: FormationRules, deck: Sequence[Card]) -> None:
+    def __init__(self, rules: FormationRules, deck: tuple[Card, ...]) -> None:
         self.rules = rules
-        entries = []
-        for cards in combinations(deck, rules.size):
-            values = [c.value for c in cards]
-            actual = classify(values, [c.color for c in cards])
-            total = sum(values)
-            bits = 0
-            for c in cards:
-                bits |= c.bit
-            entries.append((rules.key(actual, total), bits, cards, rules.counted(actual), total))
-        entries.sort(key=lambda e: -e[0])  # stable: the deck's order among equal keys
-        self._entries = entries
+        sets = _sets(deck, rules.size)
+        key = rules.key
+        # Strongest first; among equal keys, the deck's order (a stable sort).
+        order = sorted(range(len(sets)), key=lambda i: -key(sets[i][2], sets[i][3]))
+        self._sets = [sets[i] for i in order]
+        self._neg_keys = [-key(s[2], s[3]) for s in self._sets]
+        self._bits = [s[1] for s in self._sets]
         # For each part of a set (its bits, from no card to all but one), the sets holding
-        # it, strongest first: their negated keys (for bisect), their bits and their index.
-        parts: dict[int, tuple[list[int], list[int], list[int]]] = {}
-        size = rules.size
-        for i, (key, bits, cards, _, _) in enumerate(entries):
-            neg = -key
+        # it, by their place in the order above.
+        parts: dict[int, list[int]] = {}
+        for i, (cards, _, _, _) in enumerate(self._sets):
             masks = [0]
-            for c in cards:  # every part of the set, the set itself last
+            for c in cards:  # every part of the set, the whole set last
                 masks += [m | c.bit for m in masks]
-            for mask in masks[:-1] if size > 0 else ():
+            for mask in masks[:-1]:
                 found = parts.get(mask)
                 if found is None:
-                    found = parts[mask] = ([], [], [])
-                found[0].append(neg)
-                found[1].append(bits)
-                found[2].append(i)
+                    found = parts[mask] = []
+                found.append(i)
         self._parts = parts
 
     def beating(self, side: Sequence[Card], unseen: int, beat: int) -> Completion | None:
@@ -68,20 +60,41 @@ class Table:
         found = self._parts.get(mask)
         if found is None:
             return None
-        neg_keys, sets, index = found
-        stronger = bisect_left(neg_keys, -beat)  # the sets with a key above `beat`
+        # The sets with a key above `beat` come first.
+        stronger = bisect_left(found, -beat, key=self._neg_keys.__getitem__)
         missing = ~(unseen | mask)
+        bits = self._bits
         for j in range(stronger):
-            if not sets[j] & missing:
-                return self._completion(side, index[j])
+            i = found[j]
+            if not bits[i] & missing:
+                return self._completion(side, i)
         return None
 
     def _completion(self, side: Sequence[Card], i: int) -> Completion:
-        key, _, cards, kind, total = self._entries[i]
+        cards, _, actual, total = self._sets[i]
+        rules = self.rules
         added = tuple(c for c in cards if c not in side)
         ordered = (*side, *added)
-        formation = Formation(ordered, kind, total, key, (None,) * len(ordered), False)
+        key = rules.key(actual, total)
+        formation = Formation(ordered, rules.counted(actual), total, key, (None,) * len(ordered))
         return Completion(added, formation)
+
+
+# A set of cards: the cards, their bits, its type (before rules count it) and its total.
+Set = tuple[tuple[Card, ...], int, FormationType, int]
+
+
+@functools.cache
+def _sets(deck: tuple[Card, ...], size: int) -> list[Set]:
+    """Every `size`-card set of a deck, judged once for every rule set of that size."""
+    out: list[Set] = []
+    for cards in combinations(deck, size):
+        values = [c.value for c in cards]
+        bits = 0
+        for c in cards:
+            bits |= c.bit
+        out.append((cards, bits, classify(values, [c.color for c in cards]), sum(values)))
+    return out
 
 
 @functools.cache

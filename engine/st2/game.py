@@ -9,8 +9,9 @@ Totten, steps that need no decision happen by themselves.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
@@ -169,19 +170,20 @@ class Game(CardGame):
             ]
         if self.phase in (Phase.PREPARE, Phase.PLAY):
             if attacking:
-                moves.extend(Control(n) for n in self.controllable())
+                moves.extend([_CONTROLS[n] for n in self.controllable()])
             if self.phase is Phase.PREPARE:
                 moves.extend(self._preparations(p))
             plays = self._plays(p)
-            moves.extend(plays)
-            moves.extend(tactics.tactic_moves(self, p))
+            moves += plays
+            if self.options.tactics:
+                moves += tactics.tactic_moves(self, p)
             if self._may_pass(p, plays):
-                moves.append(Pass())
+                moves.append(_PASS)
             return moves
         if self.phase is Phase.AFTER_PLAY:
-            return [*(Control(n) for n in self.controllable()), *self._turn_enders(p)]
+            return [*[_CONTROLS[n] for n in self.controllable()], *self._turn_enders(p)]
         if self.phase is Phase.DRAW:
-            return [Draw(d) for d in self._draw_choices(p)]
+            return [_DRAWS[d] for d in self._draw_choices(p)]
         return []
 
     def _preparations(self, p: int) -> list[Move]:
@@ -192,15 +194,33 @@ class Game(CardGame):
             return [Oil(t.number) for t in self.tiles if t.sides[self.attacker]]
         return []
 
+    def _room(self, p: int) -> list[int]:
+        """The tiles where p has room for a card."""
+        return [t.number for t in self.tiles if len(t.sides[p]) < t.size]
+
     def _plays(self, p: int) -> list[Play]:
-        room = [t.number for t in self.tiles if t.has_room(p)]
+        room = self._room(p)
         out: list[Play] = []
         if room:
+            # Listed on every turn: each card's moves are made once (`plays_of`) and picked
+            # out for the tiles with room in one step.
+            pick = itemgetter(*room)
+            one = len(room) == 1
             for card in self.hands[p]:
-                if isinstance(card, Card):
-                    by_tile = plays_of(card)
-                    out.extend(by_tile[n] for n in room)
+                if card.__class__ is Card:
+                    if one:
+                        out.append(pick(plays_of(card)))
+                    else:
+                        out += pick(plays_of(card))
         return out
+
+    def _must_pass(self) -> bool:
+        """Whether passing is the only move left to the player on turn: cheaply settled
+        when they have a siege card and a tile with room for it, by every move if not."""
+        p = self.turn
+        if any(c.__class__ is Card for c in self.hands[p]) and self._room(p):
+            return False
+        return self.legal_moves() == [_PASS]
 
     def _may_pass(self, p: int, plays: Sequence[Play]) -> bool:
         """README R-14: pass only when no siege card can be played, and for the Attacker only
@@ -215,7 +235,7 @@ class Game(CardGame):
 
     def _turn_enders(self, p: int) -> list[Move]:
         choices = self._draw_choices(p)
-        return [Draw(d) for d in choices] if len(choices) > 1 else [Done()]
+        return [_DRAWS[d] for d in choices] if len(choices) > 1 else [_DONE]
 
     def controllable(self) -> list[int]:
         """Tiles the Attacker could take now (RULINGS ST2-4)."""
@@ -281,27 +301,11 @@ class Game(CardGame):
             if self.phase is Phase.EXCHANGE:
                 raise IllegalMoveError(say("Wait: your opponent is choosing the cards to give."))
             raise IllegalMoveError(not_your_turn())
-        handler = {
-            Play: self._apply_play,
-            Retreat: self._apply_retreat,
-            Oil: self._apply_oil,
-            Control: self._apply_control,
-            Pass: self._apply_pass,
-            Done: self._apply_done,
-            Draw: self._apply_draw,
-            Give: self._apply_give,
-            Redeploy: self._apply_action,
-            Recruit: self._apply_action,
-            Desert: self._apply_action,
-            Treason: self._apply_action,
-            Explode: self._apply_action,
-            Support: self._apply_action,
-            Exchange: self._apply_action,
-        }.get(type(move))
+        handler = _HANDLERS.get(type(move))
         if handler is None:
             raise InvalidMoveError(say("{move} is not a Schotten Totten 2 move.", move=str(move)))
         events: list[Event] = []
-        handler(p, move, events)  # type: ignore[operator]  # validates, then changes
+        handler(self, p, move, events)  # validates, then changes
         self.clock += 1
         self.log.append((p, str(move)))
         self._advance(events)
@@ -476,12 +480,12 @@ class Game(CardGame):
                     # RULINGS ST2-8: the Defender cannot play a siege card anywhere.
                     self._finish(Outcome(p, Termination.DEFENDER_CANNOT_PLAY), events)
                     return
-                if self.legal_moves() != [Pass()]:
+                if not self._must_pass():
                     return
                 events.append(Passed(p, forced=True))
                 self.after_play()
             elif self.phase is Phase.PLAY:
-                if self.legal_moves() != [Pass()]:
+                if not self._must_pass():
                     return
                 events.append(Passed(p, forced=True))
                 self.after_play()
@@ -650,3 +654,28 @@ class Game(CardGame):
 
 
 _NO_CONTROL = ClaimCheck(False, "")
+
+# Moves listed again and again, made once.
+_CONTROLS = tuple(Control(n) for n in range(TILES + 1))  # by tile number (0 unused)
+_DRAWS = {d: Draw(d) for d in ("siege", "tactic")}
+_PASS = Pass()
+_DONE = Done()
+
+# How `apply` carries out each kind of move.
+_HANDLERS: dict[type, Callable[[Game, int, Any, list[Event]], None]] = {
+    Play: Game._apply_play,
+    Retreat: Game._apply_retreat,
+    Oil: Game._apply_oil,
+    Control: Game._apply_control,
+    Pass: Game._apply_pass,
+    Done: Game._apply_done,
+    Draw: Game._apply_draw,
+    Give: Game._apply_give,
+    Redeploy: Game._apply_action,
+    Recruit: Game._apply_action,
+    Desert: Game._apply_action,
+    Treason: Game._apply_action,
+    Explode: Game._apply_action,
+    Support: Game._apply_action,
+    Exchange: Game._apply_action,
+}
