@@ -154,6 +154,21 @@ def best_completion(
 
 def evaluate(side: Sequence[Slot], rules: FormationRules) -> Formation:
     """A complete side as its owner would have it judged: wild cards take their best values."""
+    key = (*side, rules)
+    found = _JUDGED.get(key)
+    if found is None:
+        if len(_JUDGED) >= _JUDGED_MAX:
+            _JUDGED.clear()
+        found = _JUDGED[key] = _evaluate(side, rules)
+    return found
+
+
+# Sides judged lately: every move asks again about the sides of the stones it left unchanged.
+_JUDGED: dict[tuple[object, ...], Formation] = {}
+_JUDGED_MAX = 50_000
+
+
+def _evaluate(side: Sequence[Slot], rules: FormationRules) -> Formation:
     if len(side) != rules.size:
         raise ValueError(f"a complete side has {rules.size} cards, not {len(side)}")
     if all(isinstance(s, Card) for s in side):
