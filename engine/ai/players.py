@@ -12,7 +12,8 @@ import random
 from typing import Protocol
 
 from engine.ai import st1_heuristic, st2_heuristic
-from engine.ai.search import Budget, search
+from engine.ai.replies import Replies, replies_root
+from engine.ai.search import Budget, SearchRules, search
 from engine.ai.st1_search import St1SearchRules
 from engine.ai.st2_search import St2SearchRules
 from engine.ai.worlds import AnyView, WorldError, sample_world
@@ -88,3 +89,26 @@ class SearchPlayer:
         else:
             rules = St2SearchRules(view.viewer, view.hand)
         return search(view, rules, self.budget, random.Random(seed))
+
+
+class ReplyPlayer:
+    """Each candidate move judged after the opponent's answer in dealt worlds
+    (`engine.ai.replies`)."""
+
+    name = "replies"
+
+    def __init__(self, budget: Replies) -> None:
+        self.budget = budget
+
+    def decide(self, view: AnyView, *, seed: int) -> str:
+        assert view.viewer is not None and view.hand is not None
+        rules, opponent = search_rules(view)
+        return replies_root(view, rules, opponent, self.budget, random.Random(seed)).move
+
+
+def search_rules(view: AnyView) -> tuple[SearchRules, SearchRules]:
+    """The search's rules for the viewer, and for their opponent (who answers in a search)."""
+    assert view.viewer is not None and view.hand is not None
+    if view.game == "st1":
+        return St1SearchRules(view.viewer, view.hand), St1SearchRules(1 - view.viewer, ())
+    return St2SearchRules(view.viewer, view.hand), St2SearchRules(1 - view.viewer, ())
