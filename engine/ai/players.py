@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.ai import st1_heuristic, st2_heuristic
+from engine.ai import st1_eval, st1_heuristic, st2_eval, st2_heuristic
 from engine.ai.replies import Replies, replies_root
 from engine.ai.search import Budget, SearchRules, search
 from engine.ai.st1_search import St1SearchRules
@@ -75,19 +75,17 @@ class HeuristicPlayer:
 
 
 class SearchPlayer:
-    """Information-set Monte Carlo tree search (`engine.ai.search`) with a fixed budget."""
+    """Information-set Monte Carlo tree search (`engine.ai.search`) with a fixed budget, and
+    the evaluations' weights for each game."""
 
     name = "search"
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(self, budget: Budget, weights: Weights = None) -> None:
         self.budget = budget
+        self.weights = weights
 
     def decide(self, view: AnyView, *, seed: int) -> str:
-        assert view.viewer is not None and view.hand is not None
-        if view.game == "st1":
-            rules: St1SearchRules | St2SearchRules = St1SearchRules(view.viewer, view.hand)
-        else:
-            rules = St2SearchRules(view.viewer, view.hand)
+        rules, _ = search_rules(view, self.weights)
         return search(view, rules, self.budget, random.Random(seed))
 
 
@@ -101,14 +99,20 @@ class ReplyPlayer:
         self.budget = budget
 
     def decide(self, view: AnyView, *, seed: int) -> str:
-        assert view.viewer is not None and view.hand is not None
         rules, opponent = search_rules(view)
         return replies_root(view, rules, opponent, self.budget, random.Random(seed)).move
 
 
-def search_rules(view: AnyView) -> tuple[SearchRules, SearchRules]:
+# The evaluations' weights for each game (None: their defaults).
+Weights = tuple[st1_eval.Weights, st2_eval.Weights] | None
+
+
+def search_rules(view: AnyView, weights: Weights = None) -> tuple[SearchRules, SearchRules]:
     """The search's rules for the viewer, and for their opponent (who answers in a search)."""
     assert view.viewer is not None and view.hand is not None
+    me, other = view.viewer, 1 - view.viewer
     if view.game == "st1":
-        return St1SearchRules(view.viewer, view.hand), St1SearchRules(1 - view.viewer, ())
-    return St2SearchRules(view.viewer, view.hand), St2SearchRules(1 - view.viewer, ())
+        w1 = st1_eval.DEFAULT if weights is None else weights[0]
+        return St1SearchRules(me, view.hand, w1), St1SearchRules(other, (), w1)
+    w2 = st2_eval.DEFAULT if weights is None else weights[1]
+    return St2SearchRules(me, view.hand, w2), St2SearchRules(other, (), w2)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from engine.ai import st2_policy
-from engine.ai.st2_eval import Evaluator
+from engine.ai.st2_eval import DEFAULT, Evaluator, Weights
 from engine.cards import AnyCard, card_code
 from engine.st2.game import Game
 from engine.st2.moves import Move
@@ -15,8 +15,8 @@ from engine.st2.moves import Move
 class St2SearchRules:
     """`engine.ai.search.SearchRules` for Schotten Totten 2, searching for player `me`."""
 
-    def __init__(self, me: int, hand: Sequence[AnyCard]) -> None:
-        self.judge = Evaluator(me)
+    def __init__(self, me: int, hand: Sequence[AnyCard], weights: Weights = DEFAULT) -> None:
+        self.judge = Evaluator(me, weights)
         # Positions are judged with the cards held at the root that are still held: cards
         # drawn in a world are chance, already counted by the evaluation's supply.
         self.root_hand = {card_code(c) for c in hand}
