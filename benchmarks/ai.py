@@ -1,12 +1,14 @@
-"""Computer player figures: win rates between levels, and how long a normal move takes.
+"""Computer player figures: win rates between levels, and how long moves take.
 
 Each pairing plays `AI_BENCH_GAMES` games (default 200) of Schotten Totten (classic) and
-of Schotten Totten 2 (siege). Every deal is played twice with the seats swapped, so each
-player starts (or attacks) as often as the other and luck of the deal cancels out. Draws
-count as half. Games run in `AI_BENCH_WORKERS` processes (default 2).
+of Schotten Totten 2 (siege); the expert pairing, whose moves take longest, plays
+`AI_BENCH_EXPERT_GAMES` (default 10). Every deal is played twice with the seats swapped, so
+each player starts (or attacks) as often as the other and luck of the deal cancels out.
+Draws count as half. Games run in `AI_BENCH_WORKERS` processes (default 2). Each win rate
+comes with its standard error (`..._se`) and its number of games (`..._games`).
 
-    python -m benchmarks.ai                      # the full run
-    AI_BENCH_GAMES=20 python -m benchmarks.ai    # a quick look
+    python -m benchmarks ai                                   # the full run
+    AI_BENCH_GAMES=20 AI_BENCH_EXPERT_GAMES=4 python -m benchmarks ai   # a quick look
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from engine.ai.players import Player
 from engine.api import MatchSpec, new_match
 
 GAMES = {"st1": "classic", "st2": "siege"}
-PAIRINGS = (("normal", "random"), ("normal", "easy"), ("hard", "normal"))
+PAIRINGS = (("normal", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
 # Figure names call the easy level by the player behind it.
 NAMES = {"easy": "heuristic"}
+# Levels whose move times are reported (a 95th percentile over every move they made).
+TIMED = ("normal", "hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +69,8 @@ def play(job: Job) -> Result:
         view = match.view(seat)
         start = time.perf_counter()
         move = choose(players[seat], view, seed=job.deal * 1000 + turn)
-        times[levels[seat]].append(time.perf_counter() - start)
+        if len(view.legal_moves) > 1:  # a forced move is no decision: it would flatter p95
+            times[levels[seat]].append(time.perf_counter() - start)
         match.play(move, seat)
         turn += 1
     winner = match.winner
@@ -79,22 +84,33 @@ def jobs(game: str, first: str, second: str, games: int) -> list[Job]:
     return [Job(variant, first, second, deal, seat) for deal in deals for seat in (0, 1)][:games]
 
 
-def run(games: int | None = None, workers: int | None = None) -> Iterator[str]:
+def run(
+    games: int | None = None, workers: int | None = None, expert_games: int | None = None
+) -> Iterator[str]:
     games = games or int(os.environ.get("AI_BENCH_GAMES", "200"))
+    expert_games = expert_games or int(os.environ.get("AI_BENCH_EXPERT_GAMES", "10"))
     workers = workers or int(os.environ.get("AI_BENCH_WORKERS", "2"))
     started = time.perf_counter()
     with Pool(workers) as pool:
         for game in GAMES:
-            normal_times: list[float] = []
+            times: dict[str, list[float]] = {level: [] for level in TIMED}
             for first, second in PAIRINGS:
-                results = pool.map(play, jobs(game, first, second, games), chunksize=1)
-                rate = statistics.fmean(r.score for r in results)
-                name = f"ai_{first}_vs_{NAMES.get(second, second)}_winrate_{game}"
-                yield figure(name, rate, "fraction")
+                count = expert_games if "expert" in (first, second) else games
+                results = pool.map(play, jobs(game, first, second, count), chunksize=1)
+                scores = [r.score for r in results]
+                rate = statistics.fmean(scores)
+                se = (statistics.pvariance(scores) / len(scores)) ** 0.5
+                name = f"ai_{first}_vs_{NAMES.get(second, second)}_winrate"
+                yield figure(f"{name}_{game}", rate, "fraction")
+                yield figure(f"{name}_se_{game}", se, "fraction")
+                yield figure(f"{name}_games_{game}", len(scores), "games")
                 for r in results:
-                    normal_times.extend(r.times.get("normal", []))
-            p95 = statistics.quantiles(normal_times, n=20)[-1] * 1000
-            yield figure(f"ai_normal_move_p95_ms_{game}", p95, "ms")
+                    for level, spent in r.times.items():
+                        times.get(level, []).extend(spent)
+            for level in TIMED:
+                if len(times[level]) >= 2:
+                    p95 = statistics.quantiles(times[level], n=20)[-1] * 1000
+                    yield figure(f"ai_{level}_move_p95_ms_{game}", p95, "ms")
     yield figure("ai_suite_minutes", (time.perf_counter() - started) / 60, "min")
 
 

@@ -133,6 +133,9 @@ class Tactic(enum.Enum):
         return _TACTIC_TITLES[self]
 
 
+# Tactic cards sort after clan cards, in the order of `Tactic`.
+_TACTIC_ORDER = {kind: i for i, kind in enumerate(Tactic)}
+
 # The printed names of the tactic cards (see lang/GLOSSARY.md for the editions' words).
 _TACTIC_TITLES: dict[Tactic, Phrase] = {
     Tactic.JOKER: say_in("tactic card", "Joker"),
@@ -213,7 +216,7 @@ class TacticCard:
         return f"parse_card({self.code!r})"
 
     def sort_key(self) -> tuple[int, int]:
-        return (len(Color) + list(Tactic).index(self.kind), self.copy)
+        return (len(Color) + _TACTIC_ORDER[self.kind], self.copy)
 
 
 AnyCard: TypeAlias = Card | TacticCard

@@ -23,9 +23,10 @@ from engine.cards import (
 )
 from engine.errors import IllegalMoveError
 from engine.events import Event
+from engine.moves import plays_of
 from engine.phrases import Phrase, say, say_n
 from engine.st1.board import ELITE, MODES, Phase, Stone, claimed_by, side_full
-from engine.st1.moves import Banshee, Move, Play, Recruit, Return, Strategist, Traitor
+from engine.st1.moves import Banshee, Move, Recruit, Return, Strategist, Traitor
 from engine.table import locate
 
 if TYPE_CHECKING:
@@ -246,9 +247,11 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
         if kind in ELITE:
             if kind is Tactic.JOKER and game.joker_played[p]:
                 continue
-            moves.extend(Play(card, n) for n in room)
+            plays = plays_of(card)
+            moves.extend([plays[n] for n in room])
         elif kind in MODES:
-            moves.extend(Play(card, s.number) for s in open_stones)
+            plays = plays_of(card)
+            moves.extend([plays[s.number] for s in open_stones])
         elif kind is Tactic.RECRUITER:
             if game.deck or game.tactic_deck:
                 moves.append(Recruit())

@@ -23,6 +23,7 @@ from engine.cards import (
 )
 from engine.errors import IllegalMoveError
 from engine.events import Event
+from engine.moves import plays_of
 from engine.phrases import say, say_n
 from engine.st2.board import ELITE, Phase, Tile
 from engine.st2.events import CardPlayed, CardsExchanged, CardsGiven, TacticUsed
@@ -32,7 +33,6 @@ from engine.st2.moves import (
     Explode,
     Give,
     Move,
-    Play,
     Recruit,
     Redeploy,
     Support,
@@ -65,7 +65,8 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
         seen.add(card.kind)
         kind = card.kind
         if kind in ELITE:
-            moves.extend(Play(card, n) for n in room)
+            plays = plays_of(card)
+            moves.extend([plays[n] for n in room])
         elif kind is Tactic.REDEPLOY:
             for t in game.tiles:
                 for c in t.sides[p]:
