@@ -38,6 +38,9 @@ class Budget:
     depth: int = 4
     exploration: float = 0.15
     prior_visits: float = 1.0
+    # How many moves, by the quick ordering, are judged at the root (0: all of them): a
+    # player who weighs only the moves that look natural.
+    consider: int = 0
     # Decisions played on from each leaf with the quick playout policy before it is judged
     # (0: judged where the tree ends). Playouts see what the evaluation misses: how the
     # cards actually fall, whose formations finish first.
@@ -115,6 +118,8 @@ def search_root(
     chosen = rules.auto_move(world, moves)
     if chosen is not None:
         return RootResult(str(chosen), {})
+    if budget.consider and include is None:
+        moves = rules.order(world, moves)[: budget.consider]
     everything = rules.rank(world, moves)
     ranked = everything[: budget.root_width]
     if include is not None and all(str(m) != include for _, m in ranked):
