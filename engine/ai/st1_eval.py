@@ -34,6 +34,7 @@ class Weights:
     hand: float = 0.85  # availability of a card in one's own hand (it may be needed elsewhere)
     reach: float = 0.6  # share of the cards still to be drawn that arrive while they matter
     stones: float = 0.25  # weight of the expected share of stones beside the chance to win
+    horizon: int = 99  # cards of the deck whose drawing can still matter (the rest: too late)
 
 
 DEFAULT = Weights()
@@ -63,14 +64,15 @@ class Evaluator:
         mine = frozenset(c.code for c in held if isinstance(c, Card))
         hidden = tuple(code for code in _CLAN_CODES if code in seen and code not in mine)
         theirs_in_hand = sum(1 for c in game.hands[1 - p] if isinstance(c, Card))
-        key = (mine, hidden, len(game.deck), theirs_in_hand)
+        deck = min(len(game.deck), w.horizon)
+        key = (mine, hidden, deck, theirs_in_hand)
         found = self._supplies.get(key)
         if found is not None:
             return found
         found = self._supplies[key] = split_supplies(
             mine,
             hidden,
-            len(game.deck),
+            deck,
             theirs_in_hand,
             hand=w.hand,
             reach=w.reach,
