@@ -41,6 +41,7 @@ from engine.st2.board import (
     DAMAGED_TO_WIN,
     PLAYERS,
     ST2_TACTICS,
+    TILE_RULES,
     TILES,
     Options,
     Phase,
@@ -196,7 +197,7 @@ class Game(CardGame):
 
     def _room(self, p: int) -> list[int]:
         """The tiles where p has room for a card."""
-        return [t.number for t in self.tiles if len(t.sides[p]) < t.size]
+        return [t.number for t in self.tiles if len(t.sides[p]) < _SIZES[t.number][t.damaged]]
 
     def _plays(self, p: int) -> list[Play]:
         room = self._room(p)
@@ -241,7 +242,13 @@ class Game(CardGame):
         """Tiles the Attacker could take now (RULINGS ST2-4)."""
         found = self._controls.get(self.clock)
         if found is None:
-            found = [t.number for t in self.tiles if self._control_check(t).allowed]
+            a = self.attacker
+            found = [
+                t.number
+                for t in self.tiles
+                # `_control_check`, inlined: this runs after every card played.
+                if len(t.sides[a]) >= _SIZES[t.number][t.damaged] and self._proof(t, a).allowed
+            ]
             self._controls = {self.clock: found}
         return found
 
@@ -476,7 +483,7 @@ class Game(CardGame):
         while self.outcome is None:
             p = self.turn
             if self.phase is Phase.PREPARE:
-                if p == self.defender and all(t.complete(p) for t in self.tiles):
+                if p == self.defender and not self._room(p):
                     # RULINGS ST2-8: the Defender cannot play a siege card anywhere.
                     self._finish(Outcome(p, Termination.DEFENDER_CANNOT_PLAY), events)
                     return
@@ -654,6 +661,9 @@ class Game(CardGame):
 
 
 _NO_CONTROL = ClaimCheck(False, "")
+
+# Cards a side needs, by tile number (0 unused) and damaged (Tile.size, without a property).
+_SIZES = ((0, 0), *((intact.size, damaged.size) for intact, damaged in TILE_RULES))
 
 # Moves listed again and again, made once.
 _CONTROLS = tuple(Control(n) for n in range(TILES + 1))  # by tile number (0 unused)
