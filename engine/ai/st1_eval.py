@@ -35,6 +35,7 @@ class Weights:
     reach: float = 0.6  # share of the cards still to be drawn that arrive while they matter
     stones: float = 0.25  # weight of the expected share of stones beside the chance to win
     horizon: int = 99  # cards of the deck whose drawing can still matter (the rest: too late)
+    reach_op: float = -1.0  # the opponent's reach, if it differs from one's own (-1: it does not)
 
 
 DEFAULT = Weights()
@@ -78,6 +79,7 @@ class Evaluator:
             reach=w.reach,
             palette=PALETTE,
             empties=self._empties,
+            reach_op=None if w.reach_op < 0 else w.reach_op,
         )
         return found
 
