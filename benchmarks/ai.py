@@ -1,14 +1,13 @@
 """Computer player figures: win rates between levels, and how long moves take.
 
 Each pairing plays `AI_BENCH_GAMES` games (default 200) of Schotten Totten (classic) and
-of Schotten Totten 2 (siege); the expert pairing, whose moves take longest, plays
-`AI_BENCH_EXPERT_GAMES` (default 10). Every deal is played twice with the seats swapped, so
-each player starts (or attacks) as often as the other and luck of the deal cancels out.
-Draws count as half. Games run in `AI_BENCH_WORKERS` processes (default 2). Each win rate
-comes with its standard error (`..._se`) and its number of games (`..._games`).
+of Schotten Totten 2 (siege). Every deal is played twice with the seats swapped, so each
+player starts (or attacks) as often as the other and luck of the deal cancels out. Draws
+count as half. Games run in `AI_BENCH_WORKERS` processes (default 2). Each win rate comes
+with its standard error (`..._se`) and its number of games (`..._games`).
 
-    python -m benchmarks ai                                   # the full run
-    AI_BENCH_GAMES=20 AI_BENCH_EXPERT_GAMES=4 python -m benchmarks ai   # a quick look
+    python -m benchmarks ai                      # the full run
+    AI_BENCH_GAMES=20 python -m benchmarks ai    # a quick look
 """
 
 from __future__ import annotations
@@ -27,11 +26,11 @@ from engine.ai.players import Player
 from engine.api import MatchSpec, new_match
 
 GAMES = {"st1": "classic", "st2": "siege"}
-PAIRINGS = (("normal", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+PAIRINGS = (("normal", "random"), ("normal", "easy"), ("hard", "normal"))
 # Figure names call the easy level by the player behind it.
 NAMES = {"easy": "heuristic"}
 # Levels whose move times are reported (a 95th percentile over every move they made).
-TIMED = ("normal", "hard", "expert")
+TIMED = ("normal", "hard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,19 +83,15 @@ def jobs(game: str, first: str, second: str, games: int) -> list[Job]:
     return [Job(variant, first, second, deal, seat) for deal in deals for seat in (0, 1)][:games]
 
 
-def run(
-    games: int | None = None, workers: int | None = None, expert_games: int | None = None
-) -> Iterator[str]:
+def run(games: int | None = None, workers: int | None = None) -> Iterator[str]:
     games = games or int(os.environ.get("AI_BENCH_GAMES", "200"))
-    expert_games = expert_games or int(os.environ.get("AI_BENCH_EXPERT_GAMES", "10"))
     workers = workers or int(os.environ.get("AI_BENCH_WORKERS", "2"))
     started = time.perf_counter()
     with Pool(workers) as pool:
         for game in GAMES:
             times: dict[str, list[float]] = {level: [] for level in TIMED}
             for first, second in PAIRINGS:
-                count = expert_games if "expert" in (first, second) else games
-                results = pool.map(play, jobs(game, first, second, count), chunksize=1)
+                results = pool.map(play, jobs(game, first, second, games), chunksize=1)
                 scores = [r.score for r in results]
                 rate = statistics.fmean(scores)
                 se = (statistics.pvariance(scores) / len(scores)) ** 0.5

@@ -27,9 +27,9 @@ from engine.api import MatchSpec, new_match
 
 GAMES = {"st1": "classic", "st2": "siege"}
 JUDGE = Budget(iterations=0, root_width=8)
-# The weights tried, with their first step (relative for most; whole cards for horizons).
+# The weights tried, with their first step.
 STEPS = {
-    "st1": {"hand": 0.1, "reach": 0.1, "stones": 0.1, "reach_op": 0.15},
+    "st1": {"hand": 0.1, "reach": 0.1, "stones": 0.1},
     "st2": {"hand": 0.1, "reach": 0.1, "tiles": 0.1, "pace": 0.5},
 }
 DEFAULTS: dict[str, Any] = {"st1": st1_eval.DEFAULT, "st2": st2_eval.DEFAULT}
@@ -71,8 +71,6 @@ def tune(game: str, games: int, rounds: int, workers: int) -> Any:
             for name, step in steps.items():
                 for sign in (1, -1):
                     value = getattr(best, name)
-                    if name == "reach_op" and value < 0:
-                        value = best.reach  # "as one's own" until tried otherwise
                     candidate = dataclasses.replace(best, **{name: round(value + sign * step, 3)})
                     started = time.perf_counter()
                     score = duel(pool, game, candidate, best, games, deal)

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import aiohttp
 
 from bot.config import ConfigError, check_shards, load_config, parse_shards
-from engine.ai import LEVELS
 from engine.api import VARIANTS
 
 if TYPE_CHECKING:
@@ -213,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sandbox.add_argument(
         "--computer",
-        choices=LEVELS,
+        choices=("easy", "normal", "hard"),
         default=None,
         help="Let the second member be the computer opponent at this level.",
     )

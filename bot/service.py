@@ -35,7 +35,6 @@ from bot.records import (
 )
 from bot.store import MoveWrite, NewAnnouncement, Row, Settings, Store, Tx, valid_id
 from bot.wording import computer_name, player_name
-from engine.ai import LEVELS
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
@@ -43,7 +42,7 @@ from engine.outcome import Termination
 from engine.phrases import Phrase, from_json, say, to_json
 from lang import LANGUAGES, language_of
 
-AI_LEVELS = LEVELS  # the computer's levels (engine.ai), weakest first
+AI_LEVELS = ("easy", "normal", "hard")
 # Far more than any move needs; the slash command declares the same limit to Discord.
 MAX_MOVE_LENGTH = 100
 # A hand that the request which made the move shows itself (in its reply) is sent by DM
@@ -178,7 +177,7 @@ class GameService:
         if opponent.is_bot and not vs_computer:
             raise Refused(say("{name} is a bot account and cannot play.", name=opponent.name))
         if vs_computer and (ai_level or "normal") not in AI_LEVELS:
-            raise Refused(say("The computer plays at easy, normal, hard or expert."))
+            raise Refused(say("The computer plays at easy, normal or hard."))
         if await self.store.active_match(channel_id) is not None:
             raise Refused(
                 say(

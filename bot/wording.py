@@ -9,7 +9,6 @@ LEVELS: dict[str, Phrase] = {
     "easy": say_in("computer level", "easy"),
     "normal": say_in("computer level", "normal"),
     "hard": say_in("computer level", "hard"),
-    "expert": say_in("computer level", "expert"),
 }
 
 
@@ -21,13 +20,13 @@ def level_name(level: str | None) -> str:
 
 def computer_name(level: str | None) -> Phrase:
     """The computer as a player of a game: "Computer (hard)"."""
-    # TRANSLATORS: the computer's name as a player; {level} is easy, normal, hard or expert.
+    # TRANSLATORS: the computer's name as a player; {level} is easy, normal or hard.
     return say("Computer ({level})", level=level_name(level))
 
 
 def the_computer(level: str | None) -> Phrase:
     """The computer as an opponent in a sentence: "the computer (hard)"."""
-    # TRANSLATORS: the computer as an opponent; {level} is easy, normal, hard or expert.
+    # TRANSLATORS: the computer as an opponent; {level} is easy, normal or hard.
     return say("the computer ({level})", level=level_name(level))
 
 

@@ -33,14 +33,7 @@ log = logging.getLogger("schotten.bot")
 
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 ROLES = [app_commands.Choice(name=n, value=n) for n in ("attacker", "defender", "first", "second")]
-# The level menu (the names are translated by the command translator). "expert" alone
-# would read as the Expert variant, so its name says what it is.
-LEVELS = [
-    app_commands.Choice(name="easy", value="easy"),
-    app_commands.Choice(name="normal", value="normal"),
-    app_commands.Choice(name="hard", value="hard"),
-    app_commands.Choice(name="expert (thinks longest)", value="expert"),
-]
+LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
 ANALYSIS_LEVELS = [app_commands.Choice(name=n, value=n) for n in ("normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
-from engine.ai import THINKING
 from engine.api import Playable
 from engine.outcome import Outcome
 from engine.st2.match import Match as St2Match
@@ -166,19 +165,9 @@ def challenge_text(info: ChallengeInfo) -> str:
 
 
 def computer_game(info: ChallengeInfo) -> str:
-    text = _("{challenge}. The computer is ready: good luck!").format(
+    return _("{challenge}. The computer is ready: good luck!").format(
         challenge=localise(info.describe())
     )
-    seconds = THINKING.get(info.ai_level or "normal")
-    if seconds is None:
-        return text
-    # TRANSLATORS: after "The computer is ready: good luck!"; {seconds} is a whole number.
-    thinks = ngettext(
-        "At this level it may think up to {seconds} second a move.",
-        "At this level it may think up to {seconds} seconds a move.",
-        seconds,
-    ).format(seconds=seconds)
-    return f"{text} {thinks}"
 
 
 def accepted(info: ChallengeInfo, thread: str | None = None) -> str:

@@ -28,7 +28,7 @@ from engine.ai.players import (
 from engine.ai.search import Budget
 from engine.ai.worlds import AnyView
 
-LEVELS = ("easy", "normal", "hard", "expert")
+LEVELS = ("easy", "normal", "hard")
 
 # Iteration budgets rather than time limits, so that a move depends only on view and seed.
 # Strength grows little beyond a few dozen trials with this evaluation (measured: 200
@@ -36,11 +36,6 @@ LEVELS = ("easy", "normal", "hard", "expert")
 # trials and a wider choice at the root (README, the computer opponent).
 NORMAL = Budget(iterations=16)
 HARD = Budget(iterations=300, root_width=12)
-EXPERT = Budget(iterations=1500, root_width=16)
-
-# The longest a level may think over one move, in whole seconds, as members are told when
-# they choose it (the benchmark's 95th percentiles are well under these: README).
-THINKING = {"hard": 2, "expert": 10}
 
 
 def player_for(level: str) -> Player:
@@ -51,8 +46,6 @@ def player_for(level: str) -> Player:
         return SearchPlayer(NORMAL)
     if level == "hard":
         return SearchPlayer(HARD)
-    if level == "expert":
-        return SearchPlayer(EXPERT)
     raise ValueError(f"{level!r} is not a level; choose one of {', '.join(LEVELS)}.")
 
 
@@ -62,11 +55,9 @@ def choose_move(view: AnyView, level: str, *, seed: int) -> str:
 
 
 __all__ = [
-    "EXPERT",
     "HARD",
     "LEVELS",
     "NORMAL",
-    "THINKING",
     "Budget",
     "HeuristicPlayer",
     "NotYourMoveError",

@@ -160,7 +160,6 @@ def split_supplies(
     reach: float,
     palette: Palette,
     empties: dict[tuple[object, FormationRules], Dist],
-    reach_op: float | None = None,
 ) -> tuple[Supply, Supply]:
     """The evaluating player's supply and the opponent's, as the evaluating player sees
     them: `mine` are the codes of the cards in their hand (availability `hand`), `hidden`
@@ -169,9 +168,8 @@ def split_supplies(
     `reach` arrives while it still matters, half to each player."""
     u = max(1, len(hidden))
     draws = deck * 0.5 * reach
-    draws_op = draws if reach_op is None else deck * 0.5 * reach_op
     q_me = min(1.0, draws / u)
-    q_op = min(1.0, (theirs_in_hand + draws_op) / u)
+    q_op = min(1.0, (theirs_in_hand + draws) / u)
     a_me = [0.0] * CODES
     a_op = [0.0] * CODES
     for code in hidden:

@@ -12,7 +12,6 @@ import random
 from typing import Protocol
 
 from engine.ai import st1_eval, st1_heuristic, st2_eval, st2_heuristic
-from engine.ai.replies import Replies, replies_root
 from engine.ai.search import Budget, SearchRules, search
 from engine.ai.st1_search import St1SearchRules
 from engine.ai.st2_search import St2SearchRules
@@ -87,20 +86,6 @@ class SearchPlayer:
     def decide(self, view: AnyView, *, seed: int) -> str:
         rules, _ = search_rules(view, self.weights)
         return search(view, rules, self.budget, random.Random(seed))
-
-
-class ReplyPlayer:
-    """Each candidate move judged after the opponent's answer in dealt worlds
-    (`engine.ai.replies`)."""
-
-    name = "replies"
-
-    def __init__(self, budget: Replies) -> None:
-        self.budget = budget
-
-    def decide(self, view: AnyView, *, seed: int) -> str:
-        rules, opponent = search_rules(view)
-        return replies_root(view, rules, opponent, self.budget, random.Random(seed)).move
 
 
 # The evaluations' weights for each game (None: their defaults).

@@ -41,10 +41,6 @@ class Budget:
     # How many moves, by the quick ordering, are judged at the root (0: all of them): a
     # player who weighs only the moves that look natural.
     consider: int = 0
-    # Decisions played on from each leaf with the quick playout policy before it is judged
-    # (0: judged where the tree ends). Playouts see what the evaluation misses: how the
-    # cards actually fall, whose formations finish first.
-    playout: int = 0
 
 
 class SearchRules(Protocol):
@@ -61,9 +57,6 @@ class SearchRules(Protocol):
 
     def value(self, game: Any) -> float:
         """The searcher's chance of winning in this position, from their own knowledge."""
-
-    def playout(self, game: Any, moves: Sequence[Any], rng: random.Random) -> Any:
-        """A quick move for any player, for playing on from a leaf."""
 
 
 class Node:
@@ -138,9 +131,7 @@ def search_root(
         for _ in range(per):
             seed = rng.getrandbits(64)
             for m in alive:
-                # The same deal, and the same luck in the playouts, for every move compared.
-                luck = random.Random(seed)
-                _iterate(sample_world(view, luck), me, root, m, rules, budget, luck)
+                _iterate(sample_world(view, random.Random(seed)), me, root, m, rules, budget)
                 spent += 1
         alive.sort(key=lambda m: -_blend(root.children[m], prior[m], budget.prior_visits))
         if r < rounds - 1:
@@ -161,7 +152,6 @@ def _iterate(
     first: Any,
     rules: SearchRules,
     budget: Budget,
-    luck: random.Random,
 ) -> None:
     """One trial of the root move `first` in this world."""
     node = root.children[first]
@@ -199,10 +189,6 @@ def _iterate(
         node = node.children[pick]
         path.append(node)
         depth += 1
-    for _ in range(budget.playout):
-        if not _auto(world, rules):
-            break
-        world.apply(rules.playout(world, world.legal_moves(), luck))
     value = rules.value(world)
     for n in path:
         n.visits += 1

@@ -34,8 +34,6 @@ class Weights:
     hand: float = 0.85  # availability of a card in one's own hand (it may be needed elsewhere)
     reach: float = 0.6  # share of the cards still to be drawn that arrive while they matter
     stones: float = 0.25  # weight of the expected share of stones beside the chance to win
-    horizon: int = 99  # cards of the deck whose drawing can still matter (the rest: too late)
-    reach_op: float = -1.0  # the opponent's reach, if it differs from one's own (-1: it does not)
 
 
 DEFAULT = Weights()
@@ -65,21 +63,19 @@ class Evaluator:
         mine = frozenset(c.code for c in held if isinstance(c, Card))
         hidden = tuple(code for code in _CLAN_CODES if code in seen and code not in mine)
         theirs_in_hand = sum(1 for c in game.hands[1 - p] if isinstance(c, Card))
-        deck = min(len(game.deck), w.horizon)
-        key = (mine, hidden, deck, theirs_in_hand)
+        key = (mine, hidden, len(game.deck), theirs_in_hand)
         found = self._supplies.get(key)
         if found is not None:
             return found
         found = self._supplies[key] = split_supplies(
             mine,
             hidden,
-            deck,
+            len(game.deck),
             theirs_in_hand,
             hand=w.hand,
             reach=w.reach,
             palette=PALETTE,
             empties=self._empties,
-            reach_op=None if w.reach_op < 0 else w.reach_op,
         )
         return found
 

@@ -12,7 +12,6 @@ Only what the player may see is used; a world's hidden cards never change a scor
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.ai.outlook import Supply
@@ -165,25 +164,7 @@ def _after_return(game: Game, judge: Evaluator, move: Return) -> float:
     return judge.value(game, rest)
 
 
-# How far chance may reorder the rough scores of a playout's moves (scores span about 1).
-PLAYOUT_NOISE = 0.3
-
-
 # A cheap ordering, for moves deep in a search ----------------------------------------------------
-
-
-def playout_move(game: Game, moves: Sequence[Move], rng: random.Random) -> Move:
-    """A quick move for playouts: the one whose rough score (`quick_order`'s), plus a random
-    share of `PLAYOUT_NOISE`, is highest, so that playouts follow sensible lines and vary."""
-    p = game.turn
-    sides: dict[int, Side] = {}
-    best = moves[0]
-    top = -1e9
-    for m in moves:
-        score = _quick_score(game, p, m, sides) + PLAYOUT_NOISE * rng.random()
-        if score > top:
-            best, top = m, score
-    return best
 
 
 def quick_order(game: Game, moves: Sequence[Move]) -> list[Move]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.ai import st1_policy
@@ -29,9 +28,6 @@ class St1SearchRules:
 
     def order(self, game: Game, moves: Sequence[Move]) -> list[Move]:
         return st1_policy.quick_order(game, moves)
-
-    def playout(self, game: Game, moves: Sequence[Move], rng: random.Random) -> Move:
-        return st1_policy.playout_move(game, moves, rng)
 
     def value(self, game: Game) -> float:
         kept = [c for c in game.hands[self.judge.p] if card_code(c) in self.root_hand]

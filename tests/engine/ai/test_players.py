@@ -86,11 +86,11 @@ def test_the_same_seed_gives_the_same_move(variant, game):
         assert player.decide(view, seed=7) == player.decide(view, seed=7)
 
 
-def test_levels_are_easy_normal_hard_expert():
-    assert LEVELS == ("easy", "normal", "hard", "expert")
+def test_levels_are_easy_normal_hard():
+    assert LEVELS == ("easy", "normal", "hard")
     assert isinstance(player_for("easy"), HeuristicPlayer)
-    for level in LEVELS[1:]:
-        assert player_for(level).name != "heuristic"
+    normal, hard = player_for("normal"), player_for("hard")
+    assert isinstance(normal, SearchPlayer) and isinstance(hard, SearchPlayer)
     with pytest.raises(ValueError, match="not a level"):
         player_for("impossible")
 
