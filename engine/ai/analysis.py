@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.ai import HARD, NORMAL
+from engine.ai import HARD, SEARCH
 from engine.ai.search import Budget, RootResult, search_root
 from engine.ai.st1_search import St1SearchRules
 from engine.ai.st2_search import St2SearchRules
@@ -30,7 +30,8 @@ from engine.ai.worlds import AnyView, WorldError, sample_world
 from engine.api import Playable, load_match
 
 # The levels an analysis can run at (the easy player does not search, so it has no values).
-BUDGETS: dict[str, Budget] = {"normal": NORMAL, "hard": HARD}
+# (Every move judged: an analysis weighs what was played, whatever looked natural.)
+BUDGETS: dict[str, Budget] = {"normal": SEARCH, "hard": HARD}
 _SALT = 0x5C0770  # decisions' seeds: the same for every game, never the game's own seed
 
 

@@ -9,6 +9,7 @@ no hidden card can change a choice except through that seeded deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Protocol
 
 from engine.ai import st1_eval, st1_heuristic, st2_eval, st2_heuristic
@@ -74,18 +75,19 @@ class HeuristicPlayer:
 
 
 class SearchPlayer:
-    """Information-set Monte Carlo tree search (`engine.ai.search`) with a fixed budget, and
-    the evaluations' weights for each game."""
+    """Information-set Monte Carlo tree search (`engine.ai.search`) with a fixed budget (or
+    one for each game, by `view.game`), and the evaluations' weights for each game."""
 
     name = "search"
 
-    def __init__(self, budget: Budget, weights: Weights = None) -> None:
+    def __init__(self, budget: Budget | Mapping[str, Budget], weights: Weights = None) -> None:
         self.budget = budget
         self.weights = weights
 
     def decide(self, view: AnyView, *, seed: int) -> str:
         rules, _ = search_rules(view, self.weights)
-        return search(view, rules, self.budget, random.Random(seed))
+        budget = self.budget if isinstance(self.budget, Budget) else self.budget[view.game]
+        return search(view, rules, budget, random.Random(seed))
 
 
 # The evaluations' weights for each game (None: their defaults).

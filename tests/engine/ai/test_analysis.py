@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.ai import NORMAL, choose_move
+from engine.ai import SEARCH, choose_move
 from engine.ai.analysis import Judgement, analyse, costliest, decisions, hint, judge
 from engine.ai.search import search_root
 from engine.ai.st1_search import St1SearchRules
@@ -97,10 +97,10 @@ def test_a_move_the_search_would_not_weigh_is_still_valued():
         assert seat is not None
         view = match.view(seat)
         move = rng.choice(sorted(view.legal_moves))
-        plain = search_root(view, St1SearchRules(seat, view.hand), NORMAL, random.Random(7))
+        plain = search_root(view, St1SearchRules(seat, view.hand), SEARCH, random.Random(7))
         if plain.values and move not in plain.values:
             widened = search_root(
-                view, St1SearchRules(seat, view.hand), NORMAL, random.Random(7), include=move
+                view, St1SearchRules(seat, view.hand), SEARCH, random.Random(7), include=move
             )
             assert move in widened.values
             outside += 1
