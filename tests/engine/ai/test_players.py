@@ -1,6 +1,8 @@
 """The computer players: legal moves only, from the view only, the same move for the same
 seed, and levels that behave."""
 
+import random
+
 import pytest
 
 from engine.ai import (
@@ -93,6 +95,23 @@ def test_levels_are_easy_normal_hard():
     assert isinstance(normal, SearchPlayer) and isinstance(hard, SearchPlayer)
     with pytest.raises(ValueError, match="not a level"):
         player_for("impossible")
+
+
+@pytest.mark.parametrize(("variant", "game"), POSITIONS[1::3], ids=IDS[1::3])
+def test_normal_weighs_only_the_most_natural_moves(variant, game):
+    # The normal level judges the quick ordering's first few moves (three in Schotten
+    # Totten, six in Schotten Totten 2); a move made by rule (a claim, a draw) is made.
+    from engine.ai import NORMAL, st1_policy, st2_policy
+    from engine.ai.worlds import sample_world
+
+    view = game.view(game.to_decide)
+    chosen = player_for("normal").decide(view, seed=3)
+    world = sample_world(view, random.Random(0))
+    moves = world.legal_moves()
+    policy = st1_policy if view.game == "st1" else st2_policy
+    natural = policy.quick_order(world, moves)[: NORMAL[view.game].consider]
+    forced = policy.auto_move(world, moves)
+    assert chosen in {str(m) for m in natural} or chosen == str(forced)
 
 
 def test_choose_move_refuses_a_view_without_a_decision():
