@@ -39,7 +39,7 @@ HARD = Budget(iterations=300, root_width=12)
 # Normal judges only the moves that look most natural by the quick ordering (how well a card
 # fits its side), as many as keep it clearly stronger than easy and clearly weaker than hard
 # in each game (the benchmark's figures).
-NORMAL = {"st1": Budget(iterations=16, consider=3), "st2": Budget(iterations=16, consider=6)}
+NORMAL = {"st1": Budget(iterations=16, consider=4), "st2": Budget(iterations=16, consider=6)}
 
 
 def player_for(level: str) -> Player:
