@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
 from engine import proof_tables
-from engine.cards import AnyCard, Card, format_cards, sort_cards
+from engine.cards import AnyCard, Card, bits_of, format_cards, sort_cards
 from engine.claims import ClaimCheck, check_place
 from engine.errors import IllegalMoveError
 from engine.events import Event, GameEnded, Resigned
@@ -16,7 +16,7 @@ from engine.moves import Resign
 from engine.outcome import Outcome, Termination
 from engine.phrases import Phrase, say, say_n
 from engine.places import Place
-from engine.proof import Completion, Pool, best_completion
+from engine.proof import Completion, Pool, best_completion, evaluate
 from engine.table import pick
 
 
@@ -128,45 +128,79 @@ class CardGame:
             self._pool = (seen, Pool.of_bits(self.ALL_BITS & ~seen, self.CARDS_BY_VALUE))
         return self._pool[1]
 
+    def _table(self, rules: FormationRules) -> proof_tables.Table | None:
+        key = (rules, self.kind)  # equal rules of the two games differ by their decks
+        found = _TABLES.get(key, _NONE)
+        if found is _NONE:
+            found = _TABLES[key] = proof_tables.table(rules, self.CARDS_BY_VALUE)
+        return found  # type: ignore[return-value]
+
     def _beating(
         self, side: Sequence[Slot], unseen: Pool, rules: FormationRules, beat: int
     ) -> Completion | None:
         """A completion of `side` stronger than `beat` (`claims.Beating`): from the tables
         when the side holds only real cards, else from the proof."""
-        key = (rules, self.kind)  # equal rules of the two games differ by their decks
-        found = _TABLES.get(key, _NONE)
-        if found is _NONE:
-            found = _TABLES[key] = proof_tables.table(rules, self.CARDS_BY_VALUE)
-        if found is not None and all(s.__class__ is Card for s in side):
-            return found.beating(side, unseen.bits, beat)  # type: ignore[arg-type]
+        table = self._table(rules)
+        if table is not None and all(s.__class__ is Card for s in side):
+            return table.beating(side, unseen.bits, beat)  # type: ignore[arg-type]
         return best_completion(side, unseen, rules, beat=beat)
 
     def _proof(self, place: Place, player: int) -> ClaimCheck:
         """`check_place(place, player, unseen)`, answered again only when a move could have
-        changed the answer.
-
-        The answer depends on the place (its `version`) and on the cards not face-up, which
-        only get fewer, except when a card goes back into a deck: a claim that held still
-        holds while no card face-up then has left the table; a completion that beats the
-        claimant still does while its cards are all still unseen; and an answer from two
-        complete sides depends on nothing else.
-        """
+        changed the answer (`_Verdict.stands`)."""
         key = (place.number, player)
+        seen = self.seen()
         known = self._verdicts.get(key)
-        if known is not None and known.version == place.version:
-            if known.kind is _FINAL:
-                return known.check
-            seen = self.seen()
-            if known.kind is _WITNESS:
-                if not known.cards & seen:
-                    return known.check
-            elif not known.cards & ~seen:  # _HOLDS: every card face-up then still is
-                return known.check
+        if known is not None and known.check is not None and known.stands(place, seen):
+            return known.check
         answer = check_place(
             place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
         )
-        self._verdicts[key] = _Verdict.of(answer, place.version, self.seen())
+        self._verdicts[key] = _Verdict.of(answer, place.version, seen)
         return answer
+
+    def _allowed(self, place: Place, player: int) -> bool:
+        """`_proof(place, player).allowed`, without the explanation that only a refusal
+        shown to a player needs: this runs for every complete side after every move.
+
+        When the completion that beat the claimant loses a card to the table, the search
+        for another goes on after it, as long as no card has left the table since."""
+        key = (place.number, player)
+        seen = self.seen()
+        known = self._verdicts.get(key)
+        start = 0
+        if known is not None and known.version == place.version:
+            if known.stands(place, seen):
+                return known.allowed
+            if known.kind is _WITNESS and known.resume >= 0 and not known.seen & ~seen:
+                start = known.resume + 1
+        verdict = self._judge(place, player, seen, start)
+        self._verdicts[key] = verdict
+        return verdict.allowed
+
+    def _judge(self, place: Place, player: int, seen: int, start: int) -> _Verdict:
+        """A fresh verdict: by table when the other side is incomplete and holds only real
+        cards (the usual case), else from `check_place`."""
+        other = 1 - player
+        theirs = place.slots(other)
+        table = self._table(place.rules)
+        if (
+            table is not None
+            and place.complete(player)
+            and not place.complete(other)
+            and all(s.__class__ is Card for s in theirs)
+        ):
+            beat = evaluate(place.slots(player), place.rules).key
+            mask = bits_of(theirs)  # type: ignore[arg-type]
+            j = table.first_beating(mask, self.ALL_BITS & ~seen, beat, start)
+            if j < 0:
+                return _Verdict(None, True, place.version, _HOLDS, seen, seen)
+            witness = table.set_bits(mask, j) & ~mask
+            return _Verdict(None, False, place.version, _WITNESS, witness, seen, j)
+        answer = check_place(
+            place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
+        )
+        return _Verdict.of(answer, place.version, seen)
 
 
 def not_in_hand(card: str, held: str) -> Phrase:
@@ -224,27 +258,55 @@ _HOLDS = "holds"  # no completion beats it: while every card then face-up still 
 
 
 class _Verdict:
-    """A cached answer of `CardGame._proof`: the check, the place's version it was made
-    for, and the cards (as bits) whose whereabouts decide whether it still stands."""
+    """A cached answer about a (place, player): whether the claim holds, the check with its
+    explanation when one was made (None when only the answer was needed), the place's
+    version it was made for, what kind of answer it is, the cards (as bits) whose
+    whereabouts decide whether it still stands, the cards face-up then, and for a
+    completion found by table, its place in the table's list (`resume`)."""
 
-    __slots__ = ("cards", "check", "kind", "version")
+    __slots__ = ("allowed", "cards", "check", "kind", "resume", "seen", "version")
 
-    def __init__(self, check: ClaimCheck, version: int, kind: str, cards: int) -> None:
+    def __init__(
+        self,
+        check: ClaimCheck | None,
+        allowed: bool,
+        version: int,
+        kind: str,
+        cards: int,
+        seen: int,
+        resume: int = -1,
+    ) -> None:
         self.check = check
+        self.allowed = allowed
         self.version = version
         self.kind = kind
         self.cards = cards
+        self.seen = seen
+        self.resume = resume
 
     @classmethod
     def of(cls, check: ClaimCheck, version: int, seen: int) -> _Verdict:
         if check.completion is not None:
-            bits = 0
-            for c in check.completion.added:
-                bits |= c.bit
-            return cls(check, version, _WITNESS, bits)
+            return cls(check, False, version, _WITNESS, bits_of(check.completion.added), seen)
         if check.against is not None or not check.allowed:
-            return cls(check, version, _FINAL, 0)
-        return cls(check, version, _HOLDS, seen)
+            return cls(check, check.allowed, version, _FINAL, 0, seen)
+        return cls(check, True, version, _HOLDS, seen, seen)
+
+    def stands(self, place: Place, seen: int) -> bool:
+        """Whether the answer still holds, the cards face-up now being `seen`.
+
+        The answer depends on the place (its `version`) and on the cards not face-up, which
+        only get fewer, except when a card goes back into a deck: a claim that held still
+        holds while no card face-up then has left the table; a completion that beats the
+        claimant still does while its cards are all still unseen; and an answer from two
+        complete sides depends on nothing else."""
+        if self.version != place.version:
+            return False
+        if self.kind is _FINAL:
+            return True
+        if self.kind is _WITNESS:
+            return not self.cards & seen
+        return not self.cards & ~seen
 
 
 # The tables of each rule set, by game (each game has its own deck).

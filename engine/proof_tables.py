@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.cards import Card
+from engine.cards import Card, bits_of
 from engine.formations import Formation, FormationRules, FormationType, classify
 from engine.proof import Completion
 
@@ -54,21 +54,33 @@ class Table:
     def beating(self, side: Sequence[Card], unseen: int, beat: int) -> Completion | None:
         """The strongest completion of `side` (real cards only) from the cards whose bits are
         in `unseen`, if it is stronger than `beat`; else None."""
-        mask = 0
-        for c in side:
-            mask |= c.bit
+        mask = bits_of(side)
+        j = self.first_beating(mask, unseen, beat)
+        return None if j < 0 else self._completion(side, self._parts[mask][j])
+
+    def first_beating(self, mask: int, unseen: int, beat: int, start: int = 0) -> int:
+        """Among the sets holding the side `mask` (strongest first), the place of the first
+        one from `start` on that is stronger than `beat` and whose other cards are all in
+        `unseen`; -1 if none is.
+
+        While the unseen cards only get fewer, the sets before a found one stay ruled out,
+        so that a caller whose completion loses a card may go on from the place after it.
+        """
         found = self._parts.get(mask)
         if found is None:
-            return None
+            return -1
         # The sets with a key above `beat` come first.
         stronger = bisect_left(found, -beat, key=self._neg_keys.__getitem__)
         missing = ~(unseen | mask)
         bits = self._bits
-        for j in range(stronger):
-            i = found[j]
-            if not bits[i] & missing:
-                return self._completion(side, i)
-        return None
+        for j in range(start, stronger):
+            if not bits[found[j]] & missing:
+                return j
+        return -1
+
+    def set_bits(self, mask: int, j: int) -> int:
+        """The cards (as bits) of the set at place `j` among those holding the side `mask`."""
+        return self._bits[self._parts[mask][j]]
 
     def _completion(self, side: Sequence[Card], i: int) -> Completion:
         cards, _, actual, total = self._sets[i]

@@ -214,7 +214,7 @@ class Game(CardGame):
                 if (
                     s.claimed_by is None
                     and len(s.sides[player]) >= s.size
-                    and self._proof(s, player).allowed
+                    and self._allowed(s, player)
                 ):
                     found.append(s.number)
             self._claims[key] = found

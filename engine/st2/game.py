@@ -247,7 +247,7 @@ class Game(CardGame):
                 t.number
                 for t in self.tiles
                 # `_control_check`, inlined: this runs after every card played.
-                if len(t.sides[a]) >= _SIZES[t.number][t.damaged] and self._proof(t, a).allowed
+                if len(t.sides[a]) >= _SIZES[t.number][t.damaged] and self._allowed(t, a)
             ]
             self._controls = {self.clock: found}
         return found
