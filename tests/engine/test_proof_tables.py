@@ -4,7 +4,7 @@ completion, the strongest there is (RULINGS ST1-4, ST2-4)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import clan_deck, siege_deck
+from engine.cards import bits_of, clan_deck, siege_deck
 from engine.enumeration import completions
 from engine.formations import SUM_ONLY, FormationRules
 from engine.proof import Pool, evaluate
@@ -56,3 +56,23 @@ def test_tables_exist_for_every_small_rule_set_and_not_for_four_cards():
     assert table(FormationRules(4), tuple(clan_deck())) is None
     assert table(FormationRules(3, lower_sum_wins=True), tuple(siege_deck())) is None
     assert len(CASES) >= 6  # both games' three- and two-card rule sets
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.randoms(use_true_random=False))
+def test_going_on_after_a_lost_completion_finds_what_a_fresh_walk_finds(position, rng):
+    """As cards of the found completion turn up on the table one by one, the walk resumed
+    after it answers as a walk from the start (the cards not face-up only get fewer)."""
+    rules, deck, side, pool, beat = position
+    tab = table(rules, deck)
+    mask = bits_of(side)
+    unseen = Pool(pool).bits
+    j = tab.first_beating(mask, unseen, beat)
+    while j >= 0:
+        added = [c for c in deck if c.bit & tab.set_bits(mask, j) & ~mask]
+        unseen &= ~rng.choice(added).bit  # one of its cards goes face-up
+        resumed = tab.first_beating(mask, unseen, beat, start=j + 1)
+        assert resumed == tab.first_beating(mask, unseen, beat)
+        assert resumed < 0 or resumed > j
+        j = resumed
+    assert tab.beating(side, unseen, beat) is None
