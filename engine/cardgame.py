@@ -182,16 +182,16 @@ class CardGame:
         """A fresh verdict: by table when the other side is incomplete and holds only real
         cards (the usual case), else from `check_place`."""
         other = 1 - player
-        theirs = place.slots(other)
+        theirs = place.sides[other]  # a real card stands for itself (`Place.slot_of`)
         table = self._table(place.rules)
         if (
             table is not None
             and place.complete(player)
             and not place.complete(other)
-            and all(s.__class__ is Card for s in theirs)
+            and all(c.__class__ is Card for c in theirs)
         ):
             beat = evaluate(place.slots(player), place.rules).key
-            mask = bits_of(theirs)  # type: ignore[arg-type]
+            mask = bits_of(theirs)
             j = table.first_beating(mask, self.ALL_BITS & ~seen, beat, start)
             if j < 0:
                 return _Verdict(None, True, place.version, _HOLDS, seen, seen)
