@@ -17,9 +17,9 @@ from engine.st2 import Control, Game, Options
 from engine.st2.board import TILE_RULES
 
 
-def random_siege(seed: int, options: Options) -> Game:
+def random_siege(seed: int, options: Options, game: type[Game] = Game) -> Game:
     """A full siege of random legal moves; the Attacker takes every tile it can at once."""
-    g = Game.new(options, seed)
+    g = game.new(options, seed)
     rng = random.Random(seed)
     while not g.is_over:
         moves = g.legal_moves()
@@ -30,6 +30,28 @@ def random_siege(seed: int, options: Options) -> Game:
 
 def games_per_second(options: Options, games: int = 40, runs: int = 5) -> float:
     seconds = median_seconds(lambda: [random_siege(s, options) for s in range(games)], runs=runs)
+    return games / seconds
+
+
+def controls_free_games_per_second(options: Options, games: int = 40, runs: int = 5) -> float:
+    """The same sieges with every answer on control read from a recording of them: the
+    engine's speed were control checks to cost nothing (see `benchmarks.st1`)."""
+    answers: dict[tuple[int, int], list[int]] = {}
+
+    class Recording(Game):
+        def controllable(self) -> list[int]:
+            found = answers[(self.seed, self.clock)] = super().controllable()
+            return found
+
+    class Answered(Game):
+        def controllable(self) -> list[int]:
+            return answers[(self.seed, self.clock)]
+
+    for s in range(games):
+        random_siege(s, options, Recording)
+    seconds = median_seconds(
+        lambda: [random_siege(s, options, Answered) for s in range(games)], runs=runs
+    )
     return games / seconds
 
 
@@ -84,4 +106,9 @@ def proof_figures(positions: list) -> Iterator[str]:
 
 def run() -> Iterator[str]:
     yield figure("st2_random_games_per_s", games_per_second(Options()), "games/s")
+    yield figure(
+        "st2_random_games_per_s_controls_free",
+        controls_free_games_per_second(Options()),
+        "games/s",
+    )
     yield from proof_figures(hard_positions())

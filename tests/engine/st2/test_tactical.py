@@ -153,6 +153,24 @@ def test_support_can_make_a_tile_the_attacker_could_take_untakeable_again():
     assert not g.check_control(3).allowed
 
 
+def test_a_card_support_puts_back_counts_again_when_the_defence_loses_another_card():
+    # The Defender's G10 beats the Attacker's colour run Y7 Y8 Y9 with G8 G9 (G11 is
+    # face-up). Support puts G11 back; then G8 goes face-up on tile 1. G9 G10 G11 now beats
+    # the Attacker: the answer kept about tile 3 must not look only at completions weaker
+    # than G8 G9 G10, as it may when cards only ever leave the unseen pool.
+    g = tactical(
+        "attacker: P1\nturn: P2\nhand P1: G8 R2\nhand P2: support B1\n"
+        "tile 3: Y7 Y8 Y9 | G10\ndiscard: G11 B3\n"
+    )
+    assert g.controllable() == []
+    g.play("support G11 B3", player=1)
+    assert g.controllable() == []
+    g.play("draw siege", player=1)
+    g.play("G8 1", player=0)
+    assert g.controllable() == []
+    assert not g.check_control(3).allowed
+
+
 def test_games_with_support_and_exchange_replay_identically():
     # Support shuffles from the game's seeded source: replaying the log gives the same decks.
     import random
