@@ -112,9 +112,7 @@ class CardGame:
         """The cards face-up, on the table or in the discard pile, as bits (`Card.bit`)."""
         clock, bits = self._seen
         if clock != self.clock:
-            bits = 0
-            for c in self.discard:
-                bits |= c.bit
+            bits = bits_of(self.discard)
             for place in self.places:
                 bits |= place.mask
             self._seen = (self.clock, bits)
@@ -153,11 +151,15 @@ class CardGame:
         known = self._verdicts.get(key)
         if known is not None and known.check is not None and known.stands(place, seen):
             return known.check
-        answer = check_place(
-            place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
-        )
+        answer = self._check(place, player)
         self._verdicts[key] = _Verdict.of(answer, place.version, seen)
         return answer
+
+    def _check(self, place: Place, player: int) -> ClaimCheck:
+        """`check_place` with this game's words and its quicker way to a beating completion."""
+        return check_place(
+            place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
+        )
 
     def _allowed(self, place: Place, player: int) -> bool:
         """`_proof(place, player).allowed`, without the explanation that only a refusal
@@ -197,10 +199,7 @@ class CardGame:
                 return _Verdict(None, True, place.version, _HOLDS, seen, seen)
             witness = table.set_bits(mask, j) & ~mask
             return _Verdict(None, False, place.version, _WITNESS, witness, seen, j)
-        answer = check_place(
-            place, player, self.unseen(), noun=self.NOUN, verb=self.VERB, beating=self._beating
-        )
-        return _Verdict.of(answer, place.version, seen)
+        return _Verdict.of(self._check(place, player), place.version, seen)
 
 
 def not_in_hand(card: str, held: str) -> Phrase:

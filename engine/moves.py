@@ -7,9 +7,11 @@ that rebuilds it. Each game's `moves` module adds its own moves and its `parse_m
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
-from engine.cards import AnyCard, parse_card
+from engine.cards import AnyCard, Card, parse_card
 from engine.errors import CardValueError, InvalidMoveError, quote
 from engine.phrases import Phrase, say, say_in
 
@@ -80,6 +82,23 @@ def plays_of(card: AnyCard) -> tuple[Play, ...]:
     if moves is None:
         moves = _PLAYS[card] = tuple(Play(card, n) for n in range(10))
     return moves
+
+
+def real_card_plays(hand: Iterable[AnyCard], places: Sequence[int]) -> list[Play]:
+    """Every play of a real (clan or siege) card of `hand` to one of `places`, by card."""
+    out: list[Play] = []
+    if places:
+        # Listed on every turn: each card's moves are made once (`plays_of`) and picked out
+        # for the places in one step.
+        pick = itemgetter(*places)
+        one = len(places) == 1  # itemgetter of one index gives the item, not a tuple
+        for card in hand:
+            if card.__class__ is Card:
+                if one:
+                    out.append(pick(plays_of(card)))
+                else:
+                    out += pick(plays_of(card))
+    return out
 
 
 # Moves whose cards only their player may see: which cards are put back (Recruiter) or given

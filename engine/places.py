@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from engine.cards import AnyCard
+from engine.cards import AnyCard, bits_of
 from engine.formations import FormationRules, Slot
 
 # Versions come from one counter, so a place that changes and changes back still gets a new
@@ -57,11 +57,7 @@ class Place:
         that no proof may use."""
         version, bits = self._mask
         if version != self.version:
-            bits = 0
-            for c in self.sides[0]:
-                bits |= c.bit
-            for c in self.sides[1]:
-                bits |= c.bit
+            bits = bits_of(self.sides[0]) | bits_of(self.sides[1])
             self._mask = (self.version, bits)
         return bits
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
-from engine.cards import Card, Color
+from engine.cards import Card, Color, bits_of
 from engine.formations import (
     Formation,
     FormationRules,
@@ -45,10 +45,7 @@ class Pool:
     def __init__(self, cards: Iterable[Card], *, _sorted: bool = False) -> None:
         # Deterministic order: value descending, then colour.
         self._index(list(cards) if _sorted else sorted(set(cards), key=_pool_order))
-        bits = 0
-        for c in self.desc:
-            bits |= c.bit
-        self.bits = bits
+        self.bits = bits_of(self.desc)
 
     def _index(self, desc: list[Card]) -> None:
         self.desc = desc

@@ -85,7 +85,7 @@ class SearchPlayer:
         self.weights = weights
 
     def decide(self, view: AnyView, *, seed: int) -> str:
-        rules, _ = search_rules(view, self.weights)
+        rules = search_rules(view, self.weights)
         budget = self.budget if isinstance(self.budget, Budget) else self.budget[view.game]
         return search(view, rules, budget, random.Random(seed))
 
@@ -94,12 +94,11 @@ class SearchPlayer:
 Weights = tuple[st1_eval.Weights, st2_eval.Weights] | None
 
 
-def search_rules(view: AnyView, weights: Weights = None) -> tuple[SearchRules, SearchRules]:
-    """The search's rules for the viewer, and for their opponent (who answers in a search)."""
+def search_rules(view: AnyView, weights: Weights = None) -> SearchRules:
+    """The search's rules for the viewer, judging with the given weights."""
     assert view.viewer is not None and view.hand is not None
-    me, other = view.viewer, 1 - view.viewer
     if view.game == "st1":
         w1 = st1_eval.DEFAULT if weights is None else weights[0]
-        return St1SearchRules(me, view.hand, w1), St1SearchRules(other, (), w1)
+        return St1SearchRules(view.viewer, view.hand, w1)
     w2 = st2_eval.DEFAULT if weights is None else weights[1]
-    return St2SearchRules(me, view.hand, w2), St2SearchRules(other, (), w2)
+    return St2SearchRules(view.viewer, view.hand, w2)

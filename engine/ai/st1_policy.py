@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.outlook import Supply
+from engine.ai.sides import SideFacts
 from engine.ai.st1_eval import Evaluator
 from engine.cards import AnyCard, Card, TacticCard
 from engine.moves import Done, Draw, Pass, Play
@@ -197,28 +198,20 @@ def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> floa
     return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
 
 
-class Side:
-    """What `fit` needs to know of a side, worked out once for every card it judges."""
+class Side(SideFacts):
+    """What `fit` needs to know of a stone's side, worked out once for every card it judges."""
 
-    __slots__ = ("color", "done", "hi", "lo", "same", "size", "sums", "values")
+    __slots__ = ("size", "sums")
 
     def __init__(
         self, side: Sequence[AnyCard], other: Sequence[AnyCard], size: int, types: frozenset[object]
     ) -> None:
-        reals = [c for c in side if c.__class__ is Card]
-        values = [c.value for c in reals]  # type: ignore[union-attr]
+        super().__init__(side, other, size)
         self.size = size
         self.sums = len(types) == 1
-        self.values = values
-        first = reals[0].color if reals else None  # type: ignore[union-attr]
-        self.color = first if all(c.color is first for c in reals) else None  # type: ignore[union-attr]
-        self.lo = min(values, default=0)
-        self.hi = max(values, default=0)
-        self.same = values[0] if values and all(v == values[0] for v in values) else None
-        self.done = len(side) + 1 >= size and len(other) >= size
 
     def fit(self, card: Card) -> float:
-        """`fit(side, other, card, size, types)`, the same number."""
+        """How well `card` goes with the cards already on the side, roughly 0 to 1."""
         v = card.value
         high = v / 30
         values = self.values
@@ -254,28 +247,4 @@ def fit(
     types: frozenset[object],
 ) -> float:
     """How well `card` goes with the cards already on a side, roughly 0 to 1."""
-    reals = [c for c in side if isinstance(c, Card)]
-    high = card.value / 30
-    if len(types) == 1:  # sums only: high cards
-        score = 0.2 + 2 * high
-    elif not reals:
-        score = 0.35 + high
-    else:
-        colors = {c.color for c in reals}
-        values = [c.value for c in reals]
-        mono = colors == {card.color}
-        lo, hi = min(*values, card.value), max(*values, card.value)
-        runs = card.value not in values and hi - lo < size
-        if runs and mono:
-            score = 1.0
-        elif all(v == card.value for v in values):
-            score = 0.85 + high
-        elif mono:
-            score = 0.6 + high
-        elif runs:
-            score = 0.5 + high / 2
-        else:
-            score = 0.1 + high / 2
-    if len(side) + 1 >= size and len(other) >= size:
-        score -= 0.2  # the other side is done: little left to gain here
-    return score
+    return Side(side, other, size, types).fit(card)

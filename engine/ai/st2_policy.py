@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.outlook import Supply
+from engine.ai.sides import SideFacts
 from engine.ai.st2_eval import Evaluator, attacker_turns
 from engine.cards import AnyCard, Card, TacticCard
 from engine.formations import FormationRules, FormationType
@@ -227,27 +228,19 @@ def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> floa
     return 0.2 if isinstance(move, Pass | Done | Draw) else 0.4
 
 
-class Side:
-    """What `fit` needs to know of a side, worked out once for every card it judges."""
+class Side(SideFacts):
+    """What `fit` needs to know of a tile's side, worked out once for every card it judges."""
 
-    __slots__ = ("color", "done", "hi", "lo", "rules", "same", "values")
+    __slots__ = ("rules",)
 
     def __init__(
         self, side: Sequence[AnyCard], other: Sequence[AnyCard], rules: FormationRules
     ) -> None:
-        reals = [c for c in side if c.__class__ is Card]
-        values = [c.value for c in reals]  # type: ignore[union-attr]
+        super().__init__(side, other, rules.size)
         self.rules = rules
-        self.values = values
-        first = reals[0].color if reals else None  # type: ignore[union-attr]
-        self.color = first if all(c.color is first for c in reals) else None  # type: ignore[union-attr]
-        self.lo = min(values, default=0)
-        self.hi = max(values, default=0)
-        self.same = values[0] if values and all(v == values[0] for v in values) else None
-        self.done = len(side) + 1 >= rules.size and len(other) >= rules.size
 
     def fit(self, card: Card) -> float:
-        """`fit(side, other, card, rules)`, the same number."""
+        """How well `card` goes with the cards already on the side under the tile's rules."""
         rules = self.rules
         types = rules.types
         v = card.value
@@ -297,31 +290,4 @@ def fit(
     side: Sequence[AnyCard], other: Sequence[AnyCard], card: Card, rules: FormationRules
 ) -> float:
     """How well `card` goes with the cards already on a side under the tile's rules."""
-    size, types = rules.size, rules.types
-    if rules.lower_sum_wins:
-        score = 0.2 + (11 - card.value) / 15
-    elif types == frozenset({FormationType.SUM}):
-        score = 0.2 + card.value / 15
-    else:
-        reals = [c for c in side if isinstance(c, Card)]
-        high = card.value / 35
-        if not reals:
-            score = 0.35 + high
-        else:
-            values = [c.value for c in reals]
-            mono = {c.color for c in reals} == {card.color}
-            lo, hi = min(*values, card.value), max(*values, card.value)
-            runs = card.value not in values and hi - lo < size
-            if runs and mono and FormationType.COLOR_RUN in types:
-                score = 1.0
-            elif all(v == card.value for v in values) and FormationType.SAME_STRENGTH in types:
-                score = 0.85 + high
-            elif mono and FormationType.COLOR in types:
-                score = 0.6 + high
-            elif runs and FormationType.RUN in types:
-                score = 0.5 + high / 2
-            else:
-                score = 0.1 + high / 2
-    if len(side) + 1 >= size and len(other) >= size:
-        score -= 0.2  # the other side is done: little left to gain here
-    return score
+    return Side(side, other, rules).fit(card)

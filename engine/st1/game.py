@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any
 
 from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
@@ -30,7 +29,7 @@ from engine.cards import (
 from engine.claims import explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, NothingDrawn, Passed
-from engine.moves import no_such_value, plays_of
+from engine.moves import no_such_value, real_card_plays
 from engine.outcome import Outcome, Termination
 from engine.phrases import Phrase, say
 from engine.proof import evaluate
@@ -177,20 +176,7 @@ class Game(CardGame):
         ]
 
     def _plays(self, p: int) -> list[Play]:
-        open_stones = self._open(p)
-        out: list[Play] = []
-        if open_stones:
-            # Listed on every turn: each card's moves are made once (`plays_of`) and picked
-            # out for the open stones in one step.
-            pick = itemgetter(*open_stones)
-            one = len(open_stones) == 1
-            for card in self.hands[p]:
-                if card.__class__ is Card:
-                    if one:
-                        out.append(pick(plays_of(card)))
-                    else:
-                        out += pick(plays_of(card))
-        return out
+        return real_card_plays(self.hands[p], self._open(p))
 
     def _can_play_clan(self, p: int) -> bool:
         return any(c.__class__ is Card for c in self.hands[p]) and any(

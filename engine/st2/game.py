@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from operator import itemgetter
 from typing import Any
 
 from engine.cardgame import CardGame, deck_empty, game_over, not_your_turn, with_hint
@@ -30,7 +29,7 @@ from engine.cards import (
 from engine.claims import ClaimCheck, check_place, explained
 from engine.errors import ClaimRejectedError, IllegalMoveError, InvalidMoveError
 from engine.events import CardDrawn, Event, Passed
-from engine.moves import Done, Draw, Pass, Play, Resign, no_such_value, plays_of
+from engine.moves import Done, Draw, Pass, Play, Resign, no_such_value, real_card_plays
 from engine.outcome import Outcome, Termination
 from engine.phrases import Phrase, say
 from engine.proof import evaluate
@@ -200,20 +199,7 @@ class Game(CardGame):
         return [t.number for t in self.tiles if len(t.sides[p]) < _SIZES[t.number][t.damaged]]
 
     def _plays(self, p: int) -> list[Play]:
-        room = self._room(p)
-        out: list[Play] = []
-        if room:
-            # Listed on every turn: each card's moves are made once (`plays_of`) and picked
-            # out for the tiles with room in one step.
-            pick = itemgetter(*room)
-            one = len(room) == 1
-            for card in self.hands[p]:
-                if card.__class__ is Card:
-                    if one:
-                        out.append(pick(plays_of(card)))
-                    else:
-                        out += pick(plays_of(card))
-        return out
+        return real_card_plays(self.hands[p], self._room(p))
 
     def _must_pass(self) -> bool:
         """Whether passing is the only move left to the player on turn: cheaply settled
