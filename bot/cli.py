@@ -4,6 +4,7 @@ schotten-bot run [--config config.toml] [--shards 0-3 --shard-count 8]
 schotten-bot sandbox [--game classic] [--out DIR] [--seed N] [--computer LEVEL]
                      [--processes N --database postgresql://...]
 schotten-bot migrate-db --from schotten.sqlite3 --to postgresql://...
+schotten-bot check [--config config.toml]
 """
 
 from __future__ import annotations
@@ -78,6 +79,15 @@ async def _run(
     token = config.require_token()
     log.info("starting with %r", config)
     return await serve(SchottenBot(config), token)
+
+
+async def _check(config_path: Path | None) -> int:
+    from bot.check import run_check
+
+    if config_path is None and DEFAULT_CONFIG.exists():
+        config_path = DEFAULT_CONFIG
+    logging.basicConfig(level=logging.ERROR)  # the report is the output; no discord.py chatter
+    return await run_check(load_config(config_path))
 
 
 async def serve(bot: SchottenBot, token: str) -> int:
@@ -155,7 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Schotten Totten and Schotten Totten 2 on Discord.",
         epilog="See README.md for setting up the bot's Discord application.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,sandbox,migrate-db}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="{run,sandbox,migrate-db,check}"
+    )
     run = sub.add_parser(
         "run",
         help="Connect to Discord with the bot's token and serve games until stopped.",
@@ -258,6 +270,21 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="The new, empty database: a postgresql:// URL (or a SQLite file).",
     )
+    check = sub.add_parser(
+        "check",
+        help="Check the bot's Discord setup: application, commands, permissions per server.",
+        description="Log in over REST with the bot's token (no gateway session) and print the"
+        " application and bot user, whether Discord's global commands match this code, and"
+        " for each server the permissions a game needs that the bot lacks there. Exit code 0:"
+        " all is well; 1: something needs an admin; 2: the check could not run.",
+    )
+    check.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="The TOML settings file (default: ./config.toml if it exists); DISCORD_TOKEN in"
+        " the environment overrides its token.",
+    )
     return parser
 
 
@@ -268,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_run(args.config, args.shards, args.shard_count))
         if args.command == "migrate-db":
             return asyncio.run(_migrate_db(args.source, args.target))
+        if args.command == "check":
+            return asyncio.run(_check(args.config))
         from bot.bot_process import BotProcessError
         from bot.config import database_of
         from bot.sandbox import SandboxError, run_sandbox

@@ -386,6 +386,15 @@ class GameService:
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.active_matches_of(guild_id, user_id)]
 
+    async def move_match(self, match_id: int, channel_id: int) -> MatchInfo:
+        """A game whose channel or thread is gone goes on in `channel_id` (where no game is
+        running): its later boards are posted there."""
+        async with self.store.transaction() as tx:
+            moved = await self.store.move_match(tx, match_id, channel_id)
+        if not moved:
+            raise Refused(say("A game is already running in this channel."))
+        return await self.match(match_id)
+
     async def set_board_message(self, match_id: int, message_id: int) -> None:
         async with self.store.transaction() as tx:
             await self.store.set_board_message(tx, match_id, message_id)
@@ -887,20 +896,26 @@ class GameService:
         """A player whose DMs are closed is told so once per game, not after every board."""
         return await self.store.dm_notice_given(match_id, seat)
 
+    async def refusal_told(self, match_id: int, code: int, before: int) -> bool:
+        """Whether an earlier board of this match was refused with Discord's `code` (its
+        players were told then)."""
+        return await self.store.board_refused_before(match_id, code, before)
+
     async def announced_by_reply(self, row_id: int) -> bool:
         """The request that made a move showed the player their hand in its reply."""
         return await self.announced(row_id, error="shown in the reply")
 
-    async def retry_announcement(self, row_id: int, error: str) -> None:
-        """Try again later, backing off; give up after RETRY_LIMIT attempts (each claim
-        counts one)."""
+    async def retry_announcement(self, row_id: int, error: str, delay: float | None = None) -> None:
+        """Try again later: after `delay` seconds if Discord said how long (a 429), else
+        backing off; give up after RETRY_LIMIT attempts (each claim counts one)."""
         row = await self.store.announcement(row_id)
         if row is None:
             return
         if row["attempts"] >= RETRY_LIMIT:
             await self.announced(row_id, status="dead", error=error[:500])
             return
-        delay = min(600.0, 5.0 * 2 ** (row["attempts"] - 1))
+        if delay is None:
+            delay = min(600.0, 5.0 * 2 ** (row["attempts"] - 1))
         async with self.store.transaction() as tx:
             await self.store.retry_announcement(tx, row_id, self.clock.now() + delay, error[:500])
 

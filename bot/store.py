@@ -445,6 +445,16 @@ class Store:
         )
         return changed == 1
 
+    async def move_match(self, tx: Tx, match_id: int, channel_id: int) -> bool:
+        """An active match goes on in another channel, if no active match is there."""
+        changed = await tx.execute(
+            "UPDATE matches SET channel_id = ?, board_message_id = NULL"
+            " WHERE id = ? AND status = 'active' AND NOT EXISTS"
+            " (SELECT 1 FROM matches WHERE channel_id = ? AND status = 'active')",
+            (channel_id, match_id, channel_id),
+        )
+        return changed == 1
+
     async def set_board_message(self, tx: Tx, match_id: int, message_id: int) -> None:
         await tx.execute(
             "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
@@ -694,6 +704,16 @@ class Store:
             "SELECT 1 FROM outbox WHERE match_id = ? AND kind = 'hand' AND seat = ?"
             " AND status = 'dead' AND error = ? LIMIT 1",
             (match_id, seat, DMS_CLOSED),
+        )
+        return row is not None
+
+    async def board_refused_before(self, match_id: int, code: int, before: int) -> bool:
+        """Whether a board of this match older than row `before` was set aside because
+        Discord refused it with `code` (the relay's error text says `refused STATUS/CODE`)."""
+        row = await self._one(
+            "SELECT 1 FROM outbox WHERE match_id = ? AND kind = 'board' AND status = 'dead'"
+            " AND error LIKE ? AND id < ? LIMIT 1",
+            (match_id, f"refused %/{int(code)} %", before),
         )
         return row is not None
 

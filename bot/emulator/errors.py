@@ -13,19 +13,35 @@ class ApiError(Exception):
     """An error response as Discord sends it: HTTP status plus ``{"code", "message"}``."""
 
     def __init__(
-        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        *,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        self.retry_after = retry_after  # a 429's: seconds to wait (body and header)
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
             body["errors"] = self.errors
+        if self.retry_after is not None:
+            body.update(retry_after=self.retry_after, **{"global": False})
         return body
+
+    def headers(self) -> dict[str, str]:
+        if self.retry_after is None:
+            return {}
+        # Discord's own 429s come through its proxy (Via); one without it is Cloudflare's
+        # ban, which clients do not wait out.
+        return {"Retry-After": f"{self.retry_after:g}", "Via": "1.1 google"}
 
 
 def unknown(kind: str, code: int) -> ApiError:
@@ -51,6 +67,7 @@ UNKNOWN_COMMAND = 10063
 UNKNOWN_INTERACTION = 10062
 CANNOT_SEND_EMPTY = 50006
 CANNOT_DM = 50007
+MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 ALREADY_ACKNOWLEDGED = 40060
 THREAD_ALREADY_CREATED = 160004

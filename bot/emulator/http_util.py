@@ -65,6 +65,12 @@ async def read_json(request: web.Request) -> Any:
 
 async def read_body(request: web.Request) -> MessageBody:
     """The JSON payload and uploaded files of a message-bearing request."""
+    body = await _parse_body(request)
+    emulator_of(request).faults.check(request.method, request.path, body.payload)
+    return body
+
+
+async def _parse_body(request: web.Request) -> MessageBody:
     if not request.content_type.startswith("multipart/"):
         payload = await read_json(request)
         if not isinstance(payload, dict):

@@ -330,7 +330,9 @@ class InteractionManager:
 
     def _payload(self, record: InteractionRecord) -> JSON:
         world = self._emu.world
-        bot_perms = record.guild.permissions_of(world.bot.id) if record.guild else perms.ALL
+        # What the bot may do in this channel, overwrites included (a bot checks this before
+        # starting anything that must post there).
+        bot_perms = record.channel.permissions_for(world.bot.id) if record.guild else perms.ALL
         body: JSON = {
             "id": str(record.id),
             "application_id": str(world.application_id),
@@ -347,7 +349,7 @@ class InteractionManager:
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if record.guild is not None and record.member is not None:
-            user_perms = record.member.permissions
+            user_perms = record.channel.permissions_for(record.member.id)
             body.update(
                 guild_id=str(record.guild.id),
                 guild={"id": str(record.guild.id), "locale": record.guild.locale, "features": []},

@@ -342,6 +342,31 @@ class SimChannel:
     auto_archive_duration: int = 1440
     total_message_sent: int = 0
     created_at: dt.datetime = field(default_factory=now)
+    # Permission overwrites by role or member id: (type 0 role / 1 member, allow, deny).
+    # A thread has none of its own: it uses its parent's, as on Discord.
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+    def permissions_for(self, user_id: int) -> int:
+        """What ``user_id`` may do here: the guild's permissions with this channel's (or,
+        for a thread, its parent's) overwrites applied in Discord's order, then the implicit
+        denials (no View Channel: nothing; no Send Messages in a text channel: no files,
+        embeds or mentions of everyone). DMs: everything a DM allows."""
+        if self.guild is None:
+            return perms.EVERYONE_DEFAULT
+        base = self.guild.permissions_of(user_id)
+        if base & perms.ADMINISTRATOR:
+            return perms.ALL
+        source = self.parent if self.is_thread and self.parent is not None else self
+        member = self.guild.members.get(user_id)
+        role_ids = set(member.role_ids) if member is not None else set()
+        return perms.apply_overwrites(
+            base,
+            source.overwrites,
+            everyone_id=self.guild.id,
+            role_ids=role_ids,
+            member_id=user_id,
+            in_thread=self.is_thread,
+        )
 
     @property
     def is_thread(self) -> bool:

@@ -137,7 +137,10 @@ def channel_payload(
             position=channel.position,
             parent_id=None,
             topic=channel.topic,
-            permission_overwrites=[],
+            permission_overwrites=[
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (kind, allow, deny) in channel.overwrites.items()
+            ],
             default_auto_archive_duration=1440,
             default_thread_rate_limit_per_user=0,
         )

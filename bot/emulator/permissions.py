@@ -1,6 +1,9 @@
-"""Permission bits the emulator computes (role permissions only; no channel overwrites)."""
+"""Permission bits the emulator computes: roles, then channel overwrites, as Discord does
+(https://discord.com/developers/docs/topics/permissions#permission-overwrites)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Set
 
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
@@ -12,6 +15,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
+SEND_TTS_MESSAGES = 1 << 12
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_THREADS = 1 << 34
@@ -44,7 +48,54 @@ NAMES = {
     MANAGE_GUILD: "MANAGE_GUILD",
     MANAGE_MESSAGES: "MANAGE_MESSAGES",
     MANAGE_THREADS: "MANAGE_THREADS",
+    VIEW_CHANNEL: "VIEW_CHANNEL",
+    SEND_MESSAGES: "SEND_MESSAGES",
+    EMBED_LINKS: "EMBED_LINKS",
+    ATTACH_FILES: "ATTACH_FILES",
+    CREATE_PUBLIC_THREADS: "CREATE_PUBLIC_THREADS",
+    SEND_MESSAGES_IN_THREADS: "SEND_MESSAGES_IN_THREADS",
 }
+
+ROLE_OVERWRITE = 0
+MEMBER_OVERWRITE = 1
+# Lost with Send Messages in a text channel ("implicit permissions" on the page above).
+NEEDS_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
+
+
+def apply_overwrites(
+    base: int,
+    overwrites: Mapping[int, tuple[int, int, int]],
+    *,
+    everyone_id: int,
+    role_ids: Set[int],
+    member_id: int,
+    in_thread: bool,
+) -> int:
+    """Discord's order: @everyone's overwrite, then the member's roles' together (denials
+    first), then the member's own; then the implicit denials."""
+    bits = base
+
+    def apply(allow: int, deny: int) -> None:
+        nonlocal bits
+        bits = (bits & ~deny) | allow
+
+    if everyone_id in overwrites:
+        _, allow, deny = overwrites[everyone_id]
+        apply(allow, deny)
+    allow = deny = 0
+    for target, (kind, a, d) in overwrites.items():
+        if kind == ROLE_OVERWRITE and target in role_ids and target != everyone_id:
+            allow |= a
+            deny |= d
+    apply(allow, deny)
+    own = overwrites.get(member_id)
+    if own is not None and own[0] == MEMBER_OVERWRITE:
+        apply(own[1], own[2])
+    if not bits & VIEW_CHANNEL:
+        return 0
+    if not in_thread and not bits & SEND_MESSAGES:
+        bits &= ~NEEDS_SEND
+    return bits
 
 
 def describe(bits: int) -> str:

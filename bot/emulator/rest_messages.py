@@ -6,6 +6,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
+from . import permissions as perms
 from .errors import MISSING_PERMISSIONS, UNKNOWN_USER, ApiError, invalid_form, unknown
 from .http_util import emulator_of, json_response, no_content, read_body, read_json, snowflake
 from .models import PRIVATE_THREAD, PUBLIC_THREAD, SimChannel, SimUser
@@ -16,6 +17,13 @@ from .world import World, message_json
 def _channel(request: web.Request) -> tuple[World, SimChannel]:
     world = emulator_of(request).world
     return world, world.channel(snowflake(request, "channel_id"))
+
+
+def _send_bits(channel: SimChannel, uploads: bool) -> int:
+    """What posting in ``channel`` takes: Send Messages (in a thread, Send Messages in
+    Threads), and Attach Files for uploads."""
+    bits = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
+    return bits | (perms.ATTACH_FILES if uploads else 0)
 
 
 def _user(world: World, raw: str) -> SimUser:
@@ -59,6 +67,7 @@ async def list_messages(request: web.Request) -> web.Response:
 async def send_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
     body = await read_body(request)
+    world.require(channel, world.bot, _send_bits(channel, bool(body.uploads)))
     # Discord: with `enforce_nonce`, a nonce the same author used in the past few minutes
     # returns that message instead of creating a second one (how a bot dedupes retries).
     if body.payload.get("enforce_nonce") and body.payload.get("nonce") is not None:
@@ -73,6 +82,7 @@ async def send_message(request: web.Request) -> web.Response:
 
 async def get_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
+    world.require(channel, world.bot, perms.READ_MESSAGE_HISTORY)
     return json_response(message_json(world.message(channel, snowflake(request, "message_id"))))
 
 
@@ -81,7 +91,9 @@ async def edit_message(request: web.Request) -> web.Response:
     message = world.message(channel, snowflake(request, "message_id"))
     if message.author.id != world.bot.id:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-    world.edit(message, await read_body(request))
+    body = await read_body(request)
+    world.require(channel, world.bot, perms.ATTACH_FILES if body.uploads else 0)
+    world.edit(message, body)
     return json_response(message_json(message))
 
 
@@ -103,7 +115,8 @@ async def bulk_delete(request: web.Request) -> web.Response:
 
 
 async def typing(request: web.Request) -> web.Response:
-    _channel(request)
+    world, channel = _channel(request)
+    world.require(channel, world.bot, _send_bits(channel, False))
     return no_content()
 
 
@@ -126,6 +139,7 @@ async def clear_reactions(request: web.Request) -> web.Response:
 async def thread_from_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
     starter = world.message(channel, snowflake(request, "message_id"))
+    world.require(channel, world.bot, perms.CREATE_PUBLIC_THREADS)
     payload = await read_json(request)
     thread = world.create_thread(
         channel,
@@ -142,11 +156,17 @@ async def thread_without_message(request: web.Request) -> web.Response:
     if request.query.get("use_nested_fields"):
         raise ApiError(400, 50024, "Cannot execute action on this channel type")  # forums
     payload = await read_json(request)
+    kind = int(payload.get("type") or PRIVATE_THREAD)
+    world.require(
+        channel,
+        world.bot,
+        perms.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else perms.CREATE_PUBLIC_THREADS,
+    )
     thread = world.create_thread(
         channel,
         name=str(payload.get("name", "")),
         owner=world.bot,
-        thread_type=int(payload.get("type") or PRIVATE_THREAD),
+        thread_type=kind,
         auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
         invitable=bool(payload.get("invitable", True)),
     )
@@ -160,6 +180,7 @@ async def thread_member_put(request: web.Request) -> web.Response:
         raise unknown("Member", 10007)
     if thread.type == PRIVATE_THREAD and world.bot.id not in thread.thread_member_ids:
         raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+    world.require(thread, world.bot, perms.SEND_MESSAGES_IN_THREADS)
     world.set_thread_member(thread, user, True)
     return no_content()
 

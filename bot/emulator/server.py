@@ -8,6 +8,7 @@ import socket
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from aiohttp import web
 
@@ -15,6 +16,7 @@ from . import rest_core, rest_interactions, rest_messages
 from .chat import ChatPrinter
 from .errors import ApiError, EmulatorTimeout
 from .events import Bus, ChatEvent, ChatStream
+from .faults import Condition, Fault, Faults
 from .gateway import GatewayHub
 from .handles import InteractionHandle
 from .http_util import EMULATOR, RequestRecord, json_response
@@ -61,6 +63,7 @@ class Emulator:
         self.world = World(self, bot_name=bot_name)
         self.interactions = InteractionManager(self, interaction_deadline)
         self.responder = InteractionResponder(self)
+        self.faults = Faults(self._planted_refusal)  # refusals a test plants (``refuse``)
         self.requests: list[RequestRecord] = []
         # Requests to routes the emulator does not implement (a test can assert none).
         self.unhandled_requests: list[RequestRecord] = []
@@ -135,9 +138,12 @@ class Emulator:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             self._check_auth(request)
+            if request.path.startswith("/api/"):
+                self.faults.check(request.method, request.path, None)
             response = await handler(request)
         except ApiError as error:
             response = json_response(error.body(), status=error.status)
+            response.headers.update(error.headers())
         except web.HTTPException:
             raise
         except ConnectionResetError:
@@ -166,6 +172,32 @@ class Emulator:
     async def _unknown_route(self, request: web.Request) -> web.Response:
         self.unhandled_requests.append(RequestRecord(request.method, request.path, 404))
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _planted_refusal(self, route: str, error: ApiError) -> None:
+        text = f"{route} refused (planted): {error.status} {error.code} {error.message}"
+        self.bus.emit(ChatEvent("failure", None, self.world.bot, text=text))
+
+    def refuse(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        method: str | None = None,
+        path: str | None = None,
+        when: Condition | None = None,
+        errors: dict[str, Any] | None = None,
+        times: int | None = None,
+        retry_after: float | None = None,
+    ) -> Fault:
+        """Answer matching requests with this error, as Discord would refuse them: e.g.
+        ``refuse(400, 50035, "Invalid Form Body", method="POST", path=r"/messages$",
+        when=lambda body: bool(body.get("components")))``. ``path`` is a regular expression
+        searched in the route after ``/api/v10``; ``when`` looks at a message-bearing
+        request's JSON payload; ``times`` limits how many are refused (None: all, until
+        ``fault.remove()``); ``retry_after``: a 429's wait, sent as Discord does."""
+        error = ApiError(status, code, message, errors, retry_after=retry_after)
+        return self.faults.plant(error, method=method, path=path, when=when, times=times)
 
     # -- building the world --------------------------------------------------------------
 

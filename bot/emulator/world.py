@@ -18,6 +18,8 @@ from . import validation
 from .commands import CommandRegistry
 from .errors import (
     CANNOT_DM,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
     THREAD_ALREADY_CREATED,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -633,6 +635,40 @@ class World:
         )
         self._emu.bus.changed()
         return channel
+
+    def set_permissions(
+        self,
+        channel: SimChannel,
+        target: SimRole | SimMember | SimUser,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """A manager edits ``channel``'s overwrite for a role or a member (both 0: removes
+        it). The bot hears CHANNEL_UPDATE, and from then on REST and interactions' permission
+        fields follow it (threads follow their parent)."""
+        if channel.guild is None or channel.is_thread:
+            raise SimulationError("overwrites belong to a server's text channel")
+        kind = perms.ROLE_OVERWRITE if isinstance(target, SimRole) else perms.MEMBER_OVERWRITE
+        if allow or deny:
+            channel.overwrites[target.id] = (kind, allow, deny)
+        else:
+            channel.overwrites.pop(target.id, None)
+        self._emu.gateway.dispatch(
+            "CHANNEL_UPDATE", channel_payload(channel), INTENT_GUILDS, guild=channel.guild
+        )
+        self._emu.bus.changed()
+
+    def require(self, channel: SimChannel, user: SimUser, needed: int) -> None:
+        """Refuse as Discord does when ``user`` lacks ``needed`` in ``channel``: 50001 Missing
+        Access without View Channel, else 50013 Missing Permissions."""
+        if channel.guild is None:
+            return
+        have = channel.permissions_for(user.id)
+        if not have & perms.VIEW_CHANNEL:
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
+        if needed & ~have:
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
 
     def delete_channel(self, channel: SimChannel) -> None:
         if channel.guild is None:

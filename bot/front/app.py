@@ -28,11 +28,12 @@ from bot.front.controls import (
     AcceptButton,
     DeclineButton,
     MoveButton,
+    ShowHandButton,
     controls_view,
     step_view,
 )
 from bot.front.picker import build_picker
-from bot.front.relay import Relay
+from bot.front.relay import Relay, plainest
 from bot.front.replies import member_of, quietly, report, say
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
@@ -357,6 +358,61 @@ class Front:
         if computer_next and self.computer is not None:
             self.computer.wake()
 
+    async def board_here(self, interaction: discord.Interaction) -> None:
+        """`/schotten board`: this channel's board again, as the interaction's answer, which
+        Discord takes even where the bot may no longer post. A member whose game lost its
+        channel (deleted, or out of the bot's sight) brings it here, where it goes on."""
+        info = None
+        moved = False
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            info = await self.service.active_match(interaction.channel_id)
+            if info is None:
+                lost = await self._lost_games(interaction.guild_id, interaction.user.id)
+                if len(lost) == 1:
+                    info = await self.service.move_match(lost[0].id, interaction.channel_id)
+                    moved = True
+        if info is None:
+            info = await self.match_here(interaction)  # says why there is nothing to show
+        await interaction.response.defer(thinking=True)
+        found = info
+
+        def view() -> discord.ui.View:
+            view = discord.ui.View(timeout=None)
+            view.add_item(ShowHandButton(found.id))
+            return view
+
+        with speaking(await self.server_language(interaction.guild_id)):
+            lines = [texts.moved_here(info)] if moved else []
+            caption = texts.board_caption(info, lines)
+            without = texts.board_without_picture()
+            language = current()
+
+        async def send(*, components: bool = True, picture: bool = True) -> discord.Message:
+            file = await self.board_file(found, language) if picture else MISSING
+            return await interaction.followup.send(
+                caption if picture else caption + without,
+                file=file,
+                view=view() if components else MISSING,
+                allowed_mentions=QUIET,
+                wait=True,
+            )
+
+        await plainest(send, f"board of game {info.id}")
+
+    async def _lost_games(self, guild_id: int, user_id: int) -> list[MatchInfo]:
+        """The member's running games in this server whose channel is gone."""
+        lost = []
+        for info in await self.service.active_matches_of(guild_id, user_id):
+            if self.client.get_channel(info.channel_id) is not None:
+                continue
+            try:
+                await self.client.fetch_channel(info.channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                lost.append(info)
+            except discord.HTTPException:
+                continue  # Discord's trouble: not a reason to move a game
+        return lost
+
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
         """The game in this channel (or thread); in a DM, the user's only active game."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
@@ -393,6 +449,7 @@ class Front:
         # The service answers in milliseconds, so refusals can still be private replies.
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused(_("Challenges are made in a server's channel."))
+        await self.check_permissions(interaction)
         me = self.client.user
         info = await self.service.challenge(
             interaction.guild_id,
@@ -423,8 +480,23 @@ class Front:
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         info = await self.service.check_accept(challenge_id, interaction.user.id)
+        await self.check_permissions(interaction)
         await interaction.response.defer()
         await self._start(interaction, info, announce=interaction)
+
+    async def check_permissions(self, interaction: discord.Interaction) -> None:
+        """Refuse to start a game where the bot could not show it: what it lacks in this
+        channel, read from the interaction (`app_permissions`, overwrites included)."""
+        use_threads = False
+        if interaction.guild_id is not None and not isinstance(interaction.channel, discord.Thread):
+            use_threads = (await self.service.settings(interaction.guild_id)).use_threads
+        missing = texts.missing_permissions(
+            interaction.app_permissions,
+            in_thread=isinstance(interaction.channel, discord.Thread),
+            use_threads=use_threads,
+        )
+        if missing:
+            raise Refused(missing)
 
     async def _start(
         self,

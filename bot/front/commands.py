@@ -19,7 +19,6 @@ from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, texts
 from bot.front.app import MISSING, QUIET, Front
-from bot.front.controls import ShowHandButton
 from bot.front.replies import is_manager
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.tournaments import TournamentCommands
@@ -204,14 +203,7 @@ class SchottenCommands(app_commands.Group):
     @app_commands.command(description="Post this channel's board again")
     @gated
     async def board(self, interaction: discord.Interaction) -> None:
-        info = await self.front.match_here(interaction)
-        await interaction.response.defer(thinking=True)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ShowHandButton(info.id))
-        with speaking(await self.front.server_language(interaction.guild_id)):
-            caption = texts.board_caption(info, [])
-            file = await self.front.board_file(info)
-        await interaction.followup.send(caption, file=file, view=view, allowed_mentions=QUIET)
+        await self.front.board_here(interaction)
 
     @app_commands.command(description="Give up the game in this channel (asks to confirm)")
     @gated

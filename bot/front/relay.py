@@ -10,7 +10,12 @@ Delivery is at least once; every message carries a nonce derived from its row wi
 `enforce_nonce`, so Discord returns the first message instead of posting a second one when
 a send is repeated within a few minutes (after a crash between the send and the mark).
 Each match's announcements go in the order they were written: one that fails for a while
-holds back the later ones of its match, never those of other matches.
+(Discord's trouble: 5xx, a timeout, backed off; a 429: as long as Discord says) holds back
+the later ones of its match, never those of other matches. One that Discord refuses for
+good (any other 4xx: an invalid form, missing permissions, an unknown channel) never holds
+anything back: the relay tries a plainer form once (no components, then text only), else
+sets it aside as failed with one ERROR line, tells the players by DM once per game and kind
+of refusal, and goes on with the game's later announcements.
 
 A turn has one board message: the steps after the first of the same player's turn (a claim,
 a draw, the computer's moves) edit it, so the channel gets one post, and one notification,
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -41,12 +47,17 @@ if TYPE_CHECKING:
     from bot.front.app import Front
 
 log = logging.getLogger("schotten.bot")
+MISSING: Any = discord.utils.MISSING
 QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
+# Discord's JSON error codes the relay tells apart.
+UNKNOWN_MESSAGE = 10008
+CANNOT_DM = 50007
+MISSING_PERMISSIONS = 50013
 PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
 class Undeliverable(Exception):
-    """Discord will never take this announcement (no access, channel gone, DMs closed)."""
+    """This announcement is no longer owed (the player's DMs are closed, told already)."""
 
 
 def _transient(error: BaseException) -> bool:
@@ -54,6 +65,40 @@ def _transient(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status >= 500 or error.status == 429
     return isinstance(error, aiohttp.ClientError | asyncio.TimeoutError | OSError)
+
+
+def _refused(error: BaseException) -> bool:
+    """Discord will never take this request as it is: a 4xx other than 429."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return 400 <= error.status < 500 and error.status != 429
+
+
+def _plainer_may_help(error: BaseException) -> bool:
+    """A plainer form can get through: the form was invalid (400), or a permission for
+    files or embeds is missing (50013). Not when the channel is gone or out of reach."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return error.status == 400 or error.code == MISSING_PERMISSIONS
+
+
+def _route(error: discord.HTTPException) -> str:
+    """`POST /channels/1/messages`, the refused request (for the log)."""
+    response = getattr(error, "response", None)
+    url = getattr(response, "url", None)
+    method = getattr(response, "method", None) or "?"
+    path = url.path if url is not None else "?"
+    return f"{method} {path.split('/api/v10', 1)[-1]}"
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    """How long Discord asked to wait (a 429's Retry-After), if it said."""
+    response = getattr(error, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", ""))
+    except ValueError:
+        return None
 
 
 class Relay:
@@ -101,6 +146,7 @@ class Relay:
         """Send one row: 1 if done (sent, skipped or dead), None if it must wait."""
         if not await self.service.claim_announcement(row["id"]):
             return None
+        a: Announcement | None = None
         try:
             a = await self.service.announcement(row)
             crashpoints.reach("announce-before-send")
@@ -113,11 +159,18 @@ class Relay:
         except asyncio.CancelledError:
             raise
         except Exception as e:
+            if _refused(e):
+                assert isinstance(e, discord.HTTPException)
+                await self._set_aside(row, a, e)
+                return 1
+            delay = None
+            if isinstance(e, discord.HTTPException) and e.status == 429:
+                delay = _retry_after(e)
             if not _transient(e):
                 log.exception("announcement %s (%s) failed", row["id"], row["kind"])
             else:
                 log.warning("announcement %s (%s) will be retried: %s", row["id"], row["kind"], e)
-            await self.service.retry_announcement(row["id"], f"{type(e).__name__}: {e}")
+            await self.service.retry_announcement(row["id"], f"{type(e).__name__}: {e}", delay)
             return None
         if message_id is None:
             await self.service.announced(row["id"], status="skipped")
@@ -156,8 +209,10 @@ class Relay:
                 message = await channel.get_partial_message(c.message_id).edit(
                     content=content, view=None
                 )
-            except (discord.NotFound, discord.Forbidden) as e:
-                raise Undeliverable(str(e)) from None
+            except discord.NotFound as e:
+                if e.code == UNKNOWN_MESSAGE:  # someone deleted the challenge: nothing to say
+                    raise Undeliverable(str(e)) from None
+                raise
             return message.id
         raise Undeliverable(f"unknown announcement kind {a.kind!r}")
 
@@ -169,28 +224,45 @@ class Relay:
     async def _board_in_language(self, info: MatchInfo, a: Announcement) -> int:
         lines = ([texts.started(info)] if a.started else []) + a.lines
         lines += texts.rating_lines(info, a.ratings)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ShowHandButton(info.id))
-        if info.is_over:
-            view.add_item(RematchButton(info.id))
         caption = texts.board_caption(info, lines)
-        file = await self.front.board_file(info)
+        channel = self.client.get_partial_messageable(info.channel_id)
+
+        def view() -> discord.ui.View:
+            view = discord.ui.View(timeout=None)
+            view.add_item(ShowHandButton(info.id))
+            if info.is_over:
+                view.add_item(RematchButton(info.id))
+            return view
+
         if a.edit_message_id is not None:
             # A later step of the same turn: that turn's message shows it (no new post, no
             # notification). Editing is idempotent, so a repeat after a crash is harmless.
-            channel = self.client.get_partial_messageable(info.channel_id)
-            try:
-                message = await channel.get_partial_message(a.edit_message_id).edit(
-                    content=caption, attachments=[file], view=view, allowed_mentions=QUIET
+            message = channel.get_partial_message(a.edit_message_id)
+
+            async def edit(*, components: bool = True, picture: bool = True) -> discord.Message:
+                files = [await self.front.board_file(info)] if picture else []
+                return await message.edit(
+                    content=caption if picture else caption + texts.board_without_picture(),
+                    attachments=files,
+                    view=view() if components else None,
+                    allowed_mentions=QUIET,
                 )
-                return message.id
+
+            try:
+                return (await plainest(edit, f"board of game {info.id}")).id
             except discord.NotFound:
-                file = await self.front.board_file(info)  # deleted: post the turn afresh
-            except discord.Forbidden as e:
-                raise Undeliverable(f"channel {info.channel_id}: {e}") from None
-        return await self._post(
-            info.channel_id, a.nonce, caption, file=file, view=view, allowed_mentions=QUIET
-        )
+                pass  # the turn's message was deleted: post the turn afresh
+
+        async def post(*, components: bool = True, picture: bool = True) -> discord.Message:
+            return await channel.send(
+                caption if picture else caption + texts.board_without_picture(),
+                file=await self.front.board_file(info) if picture else MISSING,
+                view=view() if components else MISSING,
+                nonce=a.nonce,
+                allowed_mentions=QUIET,
+            )
+
+        return (await plainest(post, f"board of game {info.id}")).id
 
     async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:
         """The hand by DM; if the player's DMs are closed, say so in the game's channel
@@ -201,17 +273,22 @@ class Relay:
             return await self._hand_in_language(info, seat, nonce, user_id)
 
     async def _hand_in_language(self, info: MatchInfo, seat: int, nonce: str, user_id: int) -> int:
-        payload = await self.front.hand_payload(info, seat)
-        try:
-            dm = await self.client.create_dm(discord.Object(user_id))
-            message = await dm.send(
+        dm = await self.client.create_dm(discord.Object(user_id))
+
+        async def send(*, components: bool = True, picture: bool = True) -> discord.Message:
+            payload = await self.front.hand_payload(info, seat)
+            return await dm.send(
                 payload["content"],
-                file=payload["file"],
-                view=payload["view"] or discord.utils.MISSING,
+                file=payload["file"] if picture else MISSING,
+                view=(payload["view"] or MISSING) if components else MISSING,
                 nonce=nonce,
             )
-            return message.id
-        except discord.Forbidden as e:  # 50007: cannot send messages to this user
+
+        try:
+            return (await plainest(send, f"hand of game {info.id}")).id
+        except discord.Forbidden as e:
+            if e.code != CANNOT_DM:
+                raise
             log.info("no DM to %s: %s", user_id, e)
         if await self.service.dm_notice_given(info.id, seat):
             raise Undeliverable("the player's DMs are closed; told earlier in this game")
@@ -221,11 +298,78 @@ class Relay:
 
     async def _post(self, channel_id: int, nonce: str, content: str, **kwargs: Any) -> int:
         channel = self.client.get_partial_messageable(channel_id)
-        try:
-            message = await channel.send(content, nonce=nonce, **kwargs)
-        except (discord.NotFound, discord.Forbidden) as e:
-            raise Undeliverable(f"channel {channel_id}: {e}") from None
+        message = await channel.send(content, nonce=nonce, **kwargs)
         return message.id
+
+    # Refused for good -----------------------------------------------------------------------
+
+    async def _set_aside(
+        self, row: Row, a: Announcement | None, error: discord.HTTPException
+    ) -> None:
+        """Discord will never take this announcement: one ERROR line, marked failed, and the
+        game's later announcements go on. The players hear of a board refused, by DM, once
+        per game and kind of refusal."""
+        match_id = row["match_id"] if row["match_id"] is not None else "-"
+        log.error(
+            "game %s: Discord refused the %s for good: %s answered %s %s (%s); set aside,"
+            " the game goes on",
+            match_id,
+            row["kind"],
+            _route(error),
+            error.status,
+            error.code,
+            error.text,
+        )
+        reason = f"refused {error.status}/{error.code} {_route(error)}: {error.text}"
+        await self.service.announced(row["id"], status="dead", error=reason[:500])
+        if a is not None and a.kind == "board" and a.match is not None:
+            try:
+                await self._tell_players(a.match, error, row["id"])
+            except Exception:  # a notice is best effort; the game is safe either way
+                log.exception("telling the players of game %s", a.match.id)
+
+    async def _tell_players(
+        self, info: MatchInfo, error: discord.HTTPException, row_id: int
+    ) -> None:
+        if await self.service.refusal_told(info.id, error.code, row_id):
+            return
+        for seat, user_id in enumerate(info.players):
+            if seat == info.ai_seat:
+                continue
+            with speaking(await self.front.member_language(user_id, info.guild_id)):
+                notice = texts.board_refused(info, error.code)
+            try:
+                dm = await self.client.create_dm(discord.Object(user_id))
+                await dm.send(notice, nonce=f"{row_id}r{seat}", allowed_mentions=QUIET)
+            except discord.HTTPException as e:  # DMs closed too: nowhere left to say it
+                log.info(
+                    "could not tell %s that game %s's board was refused: %s", user_id, info.id, e
+                )
+
+
+Form = Callable[..., Awaitable[discord.Message]]
+
+
+async def plainest(send: Form, what: str) -> discord.Message:
+    """`send()` as it is; if Discord refuses it in a way a plainer form can get past (an
+    invalid form; a missing permission for files or embeds), once without components, then
+    once as text only. `send` takes `components` and `picture` flags."""
+    forms = ({}, {"components": False}, {"components": False, "picture": False})
+    for i, form in enumerate(forms):
+        try:
+            return await send(**form)
+        except discord.HTTPException as e:
+            if i == len(forms) - 1 or not _plainer_may_help(e):
+                raise
+            log.warning(
+                "%s: Discord refused it (%s %s %s: %s); trying a plainer form",
+                what,
+                _route(e),
+                e.status,
+                e.code,
+                e.text,
+            )
+    raise AssertionError("unreachable")
 
 
 def _key(row: Row) -> int:

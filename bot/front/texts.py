@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import discord
+from babel.lists import format_list
+
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
 from engine.api import Playable
 from engine.outcome import Outcome
 from engine.st2.match import Match as St2Match
-from lang import N_, _, localise, ngettext
+from lang import N_, _, current, localise, ngettext
 
 
 def _who(info: MatchInfo, seat: int) -> str:
@@ -151,6 +154,85 @@ def dm_failed(user_id: int) -> str:
         " of this game, use the **Show my hand** button on the board to see your hand"
         " privately; I will not repeat this notice."
     ).format(user=user_id)
+
+
+def board_without_picture() -> str:
+    # TRANSLATORS: added under a board posted as text only, when Discord refused its picture.
+    return "\n" + _("*(Discord refused the picture here; `/schotten board` shows it.)*")
+
+
+# What a game needs of the bot in its channel, with Discord's names for them (as its client
+# shows them, in the reader's language).
+PERMISSIONS = (
+    ("send_messages", N_("Send Messages")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("attach_files", N_("Attach Files")),
+    ("embed_links", N_("Embed Links")),
+)
+
+
+def missing_permissions(have: discord.Permissions, *, in_thread: bool, use_threads: bool) -> str:
+    """One sentence naming what the bot lacks to run a game here and who can grant it, or
+    "" if nothing. In a thread a game needs to send there; in a channel, to send there and,
+    when the server plays in threads, to open one and send in it."""
+    needed = {"attach_files", "embed_links"}
+    if in_thread:
+        needed.add("send_messages_in_threads")
+    else:
+        needed.add("send_messages")
+        if use_threads:
+            needed |= {"create_public_threads", "send_messages_in_threads"}
+    missing = [_(name) for flag, name in PERMISSIONS if flag in needed and not getattr(have, flag)]
+    if not have.view_channel:
+        missing.insert(0, _("View Channel"))
+    if not missing:
+        return ""
+    # TRANSLATORS: {permissions} lists Discord's permission names ("Attach Files and Embed
+    # Links"), as the client shows them.
+    return _(
+        "I cannot host a game in this channel: I lack {permissions} here, which a member who"
+        " can manage this channel's permissions (or the server's roles) can grant me."
+    ).format(permissions=format_list(missing, locale=current()))
+
+
+def moved_here(info: MatchInfo) -> str:
+    # TRANSLATORS: the first line of a board brought to a new channel by /schotten board.
+    return _("Game #{id} lost its channel, so it goes on here.").format(id=info.id)
+
+
+# Discord's codes for a channel that is gone or out of the bot's sight.
+CHANNEL_GONE = (10003, 50001)
+MISSING_PERMISSIONS = 50013
+
+
+def board_refused(info: MatchInfo, code: int) -> str:
+    """A DM to each player when Discord refused a board of their game for good."""
+    if code in CHANNEL_GONE:
+        # TRANSLATORS: sent by DM; <#{channel}> is the game's channel, which Discord shows
+        # as "#deleted-channel" once it is gone.
+        text = _(
+            "I cannot reach <#{channel}> any more (it was deleted, or I can no longer see"
+            " it), so the board of game #{id} cannot be posted there. The game goes on: your"
+            " hand and its buttons come here, and `/schotten board` in any channel of the"
+            " server moves the game there."
+        )
+    elif code == MISSING_PERMISSIONS:
+        text = _(
+            "I am no longer allowed to post in <#{channel}>, so the board of game #{id}"
+            " cannot be shown there. The game goes on: your hand and its buttons come here,"
+            " and `/schotten board` there still shows you the board. A server manager can"
+            " give me back Send Messages, Send Messages in Threads, Attach Files and Embed"
+            " Links in that channel."
+        )
+    else:
+        # TRANSLATORS: {code} is Discord's error number.
+        text = _(
+            "Discord refused the board of game #{id} in <#{channel}> (error {code}). The game"
+            " goes on: your hand and its buttons come here, and `/schotten board` shows the"
+            " board."
+        )
+    return text.format(channel=info.channel_id, id=info.id, code=code)
 
 
 def challenge_text(info: ChallengeInfo) -> str:
