@@ -143,8 +143,8 @@ def _shard_range(text: str) -> tuple[int, int]:
 
 
 async def _migrate_db(source: str, target: str) -> int:
-    from bot.migrate_db import MigrationError, migrate_database
     from bot.store import safe_database
+    from bot.store.migrate import MigrationError, migrate_database
 
     print(f"Copying {safe_database(source)} into {safe_database(target)}…")
     try:

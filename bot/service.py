@@ -33,7 +33,16 @@ from bot.records import (
     RatingStep,
     Reminder,
 )
-from bot.store import MoveWrite, NewAnnouncement, Row, Settings, Store, Tx, valid_id
+from bot.store import (
+    MoveWrite,
+    NewAnnouncement,
+    Row,
+    Settings,
+    Store,
+    Tx,
+    open_store,
+    valid_id,
+)
 from bot.wording import computer_name, player_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
@@ -92,7 +101,7 @@ class GameService:
         """`database`: a SQLite file or a `postgresql://` URL. `defaults` are the settings
         of servers that never changed theirs; `synchronous` is SQLite's durability level
         and `pool_size` PostgreSQL's connections (see `Store.open`)."""
-        store = await Store.open(database, synchronous=synchronous, pool_size=pool_size)
+        store = await open_store(database, synchronous=synchronous, pool_size=pool_size)
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)

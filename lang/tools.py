@@ -62,7 +62,7 @@ EXCLUDED = (
     "lang",
     "bot/cli.py",
     "bot/config.py",
-    "bot/migrate_db.py",
+    "bot/store/migrate.py",
     "bot/bot_process.py",
     "bot/sandbox.py",
 )

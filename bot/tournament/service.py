@@ -19,10 +19,10 @@ import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.errors import NotFound, Refused, StaleMove
+from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.records import MatchInfo, Member, MoveResult
 from bot.service import GameService
-from bot.store import Row, ServiceError, Tx, valid_id
+from bot.store import Row, Tx, valid_id
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
 from bot.wording import player_name

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from bot.migrate_db import (
+from bot.service import GameService
+from bot.store import open_store
+from bot.store.migrate import (
     TABLES,
     CheckFailed,
     CopyFailed,
@@ -17,8 +19,6 @@ from bot.migrate_db import (
     TargetNotEmpty,
     migrate_database,
 )
-from bot.service import GameService
-from bot.store import Store
 from bot.tournament.service import Tournaments
 from engine.api import MatchSpec
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
@@ -109,7 +109,7 @@ async def build_source(path, clock):
 
 async def dump(database):
     """Every row of every table, in primary-key order, as dicts."""
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         return {
             table: [
@@ -159,7 +159,7 @@ def described(info):
 
 async def test_every_table_of_the_bot_is_copied(tmp_path):
     # A migration that adds a table must add it to TABLES, or migrate-db refuses to copy.
-    store = await Store.open(tmp_path / "latest.sqlite3")
+    store = await open_store(tmp_path / "latest.sqlite3")
     try:
         assert sorted(TABLES) == await store.tables()
     finally:
@@ -167,7 +167,7 @@ async def test_every_table_of_the_bot_is_copied(tmp_path):
 
 
 async def test_every_table_of_the_schema_is_known(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert sorted(await store.tables()) == sorted(TABLES)
     finally:
@@ -262,7 +262,7 @@ async def test_a_failure_in_the_middle_of_the_copy_leaves_the_target_empty(tmp_p
     assert all(rows == [] for rows in (await dump(pg_url)).values())
 
     # Mended, the same target takes the copy: it was left empty indeed.
-    store = await Store.open(source)
+    store = await open_store(source)
     async with store.transaction() as tx:
         await tx.run("DELETE FROM outbox WHERE created_at = 'soon'")
     await store.close()

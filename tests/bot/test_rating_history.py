@@ -9,11 +9,11 @@ import random
 import pytest
 
 from bot.errors import Refused, StaleMove
-from bot.migrations import LATEST
 from bot.ratings import Rating
 from bot.records import RatingChange, RatingStep
 from bot.service import GameService
-from bot.store import Store
+from bot.store import open_store
+from bot.store.migrations_sqlite import LATEST
 from engine.api import MatchSpec, new_match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
 from tests.bot.test_service import play_random
@@ -209,7 +209,7 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
     }
 
     await wind_back_to_5(database)
-    store = await Store.open(database, upto=5)
+    store = await open_store(database, upto=5)
     try:
         assert await store.version() == 5
         assert "rating_history" not in await store.tables()
@@ -228,7 +228,7 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
 async def wind_back_to_5(database):
     """Undo migrations 8, 7 and 6 by hand: the database as a bot at version 5 left it."""
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         async with store.transaction() as tx:
             # 8: languages.
@@ -273,7 +273,7 @@ AWKWARD = [0.1 + 0.2, 25.000000000000004, 1e-05, 8.333333333333334, 2.5e-310, 1 
 
 
 async def test_the_backfill_reads_each_final_board_exactly_and_skips_what_it_cannot(database):
-    store = await Store.open(database, upto=5)
+    store = await open_store(database, upto=5)
     state = json.dumps(new_match(MatchSpec("classic"), 5).to_json())
     spec = json.dumps(MatchSpec("classic").to_json())
 
@@ -328,7 +328,7 @@ async def test_the_backfill_reads_each_final_board_exactly_and_skips_what_it_can
         await add_board(tx, 6, ratings((1, 30.0, 7.0), (2, 20.0, 7.0)))
     await store.close()
 
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         rows = [tuple(r) for r in await store._all(HISTORY)]
     finally:
@@ -366,7 +366,7 @@ async def test_public_analysis_defaults_to_on_and_round_trips(database, clock):
 
 
 async def test_a_server_that_changed_its_settings_before_version_6_shows_analysis(database, clock):
-    store = await Store.open(database, upto=5)
+    store = await open_store(database, upto=5)
     async with store.transaction() as tx:
         await tx.run(
             "INSERT INTO settings (guild_id, reminder_hours, use_threads) VALUES (?, 3, 0)",

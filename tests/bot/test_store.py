@@ -6,10 +6,9 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot import migrations_pg
-from bot.migrations import LATEST, MIGRATIONS
 from bot.service import GameService
-from bot.store import Store
+from bot.store import migrations_pg, open_store
+from bot.store.migrations_sqlite import LATEST, MIGRATIONS
 from engine.api import MatchSpec, new_match
 from engine.phrases import to_json
 
@@ -19,7 +18,7 @@ def test_both_backends_have_the_same_migrations():
 
 
 async def test_migrates_an_empty_database_to_the_latest_version(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert await store.version() == LATEST == len(MIGRATIONS)
         assert await store.tables() == [
@@ -44,7 +43,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
     finally:
         await store.close()
     # Opening it again (another process starting) migrates nothing and keeps the version.
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert await store.version() == LATEST
     finally:
@@ -54,7 +53,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
 @pytest.mark.parametrize("old", range(1, LATEST))
 async def test_migrates_from_every_earlier_version_keeping_data(database, clock, old):
     # A database written by an older bot: version `old`, with a game in progress.
-    store = await Store.open(database, upto=old)
+    store = await open_store(database, upto=old)
     assert await store.version() == old
     match = new_match(MatchSpec("classic"), 5)
     async with store.transaction() as tx:
@@ -84,7 +83,7 @@ async def test_migrates_from_every_earlier_version_keeping_data(database, clock,
 
 
 async def test_a_failed_transaction_writes_nothing(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         with pytest.raises(RuntimeError, match="boom"):
             async with store.transaction() as tx:
@@ -99,7 +98,7 @@ async def test_a_failed_transaction_writes_nothing(database):
 
 
 async def test_one_active_match_per_channel_is_enforced_by_the_schema(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     values = "(10, 100, 1, 2, 'classic', 'st1', '{}', 1, '{}', 0, 0)"
     cols = "(guild_id, channel_id, player0_id, player1_id, variant, game, spec, seed, state,"
     cols += " due_since, created_at)"
@@ -116,7 +115,7 @@ async def test_one_active_match_per_channel_is_enforced_by_the_schema(database):
 async def test_migration_5_keeps_a_turn_under_way_going(database, clock):
     # A game under way on a version 4 database, its player in the middle of a turn: the
     # newest board says its step left them to decide again (open).
-    store = await Store.open(database, upto=4)
+    store = await open_store(database, upto=4)
     match = new_match(MatchSpec("classic"), 5)
     seat = match.to_decide
     async with store.transaction() as tx:

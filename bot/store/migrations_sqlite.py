@@ -1,5 +1,5 @@
 """The SQLite schema, as numbered migrations recorded in `PRAGMA user_version`
-(bot/migrations_pg.py holds the same migrations for PostgreSQL, number for number).
+(bot/store/migrations_pg.py holds the same migrations for PostgreSQL, number for number).
 
 Migrations only ever get appended: migration N takes a database at version N-1 to N. The
 store runs the missing ones at start-up, each in its own transaction, so a database from any

@@ -26,8 +26,8 @@ from typing import Any
 import asyncpg
 
 from bot.errors import ServiceError
-from bot.migrations_pg import LATEST, MIGRATIONS
-from bot.store import MoveWrite, Row, Store, StoreUnavailable, Tx, safe_database
+from bot.store.interface import MoveWrite, Row, Store, StoreUnavailable, Tx, safe_database
+from bot.store.migrations_pg import LATEST, MIGRATIONS
 
 # An arbitrary number for the advisory lock that migrations hold.
 MIGRATION_LOCK = 7_112_017

@@ -19,8 +19,8 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import ServiceError
-from bot.migrations import LATEST, MIGRATIONS
-from bot.store import Row, Store, Tx
+from bot.store.interface import Row, Store, Tx
+from bot.store.migrations_sqlite import LATEST, MIGRATIONS
 
 
 class SqliteTx(Tx):

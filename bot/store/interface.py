@@ -1,8 +1,9 @@
-"""All SQL of the bot, behind one interface with two backends.
+"""The store's interface: all SQL of the bot, written once for both backends.
 
-`Store.open(database)` opens a SQLite file (the default: `bot/store_sqlite.py`) or, for a
-`postgresql://` URL, a PostgreSQL database through asyncpg (`bot/store_pg.py`), which
-several bot processes may share. The queries below are written once, in the SQL both
+`open_store(database)` (bot/store/factory.py) opens a SQLite file (the default:
+`bot/store/sqlite.py`) or, for a `postgresql://` URL, a PostgreSQL database through asyncpg
+(`bot/store/pg.py`), which several bot processes may share; this module imports neither.
+The queries below are written once, in the SQL both
 databases speak (`?` placeholders, which the PostgreSQL backend numbers), so the service
 never knows which one it talks to. What differs lives in the backends: connections,
 transactions, locks, JSON functions, the schema's migrations, and how a move's writes
@@ -174,7 +175,7 @@ class Tx:
 
 
 class Store:
-    """The database. Open with `await Store.open(database)`; close with `await store.close()`."""
+    """The database. Open with `await open_store(database)`; close with `await store.close()`."""
 
     # Whether only one process uses the database (SQLite: one bot process per file).
     single_process = True
@@ -183,30 +184,6 @@ class Store:
     def __init__(self) -> None:
         # Settings of servers that never changed theirs (from the bot's configuration).
         self.defaults = Settings(0)
-
-    @staticmethod
-    async def open(
-        database: str | Path,
-        *,
-        upto: int | None = None,
-        synchronous: str = "full",
-        pool_size: int = 10,
-    ) -> Store:
-        """Open (creating if needed) and migrate to `upto` (tests use older versions).
-
-        A `postgresql://` URL opens PostgreSQL (`pool_size` connections at most); anything
-        else is a SQLite file, whose `synchronous` "full" (the default) makes every commit
-        durable before it returns, so a power cut or an OS crash loses no acknowledged move;
-        "normal" survives a killed process but may lose the last commits to a power cut."""
-        if synchronous not in SYNCHRONOUS:
-            raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}")
-        if is_postgres(database):
-            from bot.store_pg import PgStore
-
-            return await PgStore.connect(str(database), upto=upto, pool_size=pool_size)
-        from bot.store_sqlite import SqliteStore
-
-        return await SqliteStore.connect(Path(database), upto=upto, synchronous=synchronous)
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -764,7 +741,7 @@ class Store:
                 "UPDATE matches SET ai_lease_until = NULL WHERE ai_lease_until IS NOT NULL"
             )
 
-    # Copying a whole database (bot/migrate_db.py) --------------------------------------------
+    # Copying a whole database (bot/store/migrate.py) --------------------------------------------
 
     async def reset_ids(self, tx: Tx) -> None:
         """After rows were inserted with their own ids (a copy from another database), make
