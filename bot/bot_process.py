@@ -5,7 +5,7 @@ restart and shard them.
 The child, `python -m bot.bot_process BASE_URL [--shards 0-1 --shard-count 4]` with the
 emulator's token in DISCORD_TOKEN (as for `schotten-bot run`) and the database (a SQLite
 file, or a PostgreSQL URL that may hold a password) in SCHOTTEN_DATABASE, so that neither
-shows in `ps`, runs exactly what `schotten-bot run` runs (`bot.cli.serve`, with its SIGTERM
+shows in `ps`, runs exactly what `schotten-bot run` runs (`bot.runner.serve`, with its SIGTERM
 handling) with one difference: it IDENTIFYs its shards without discord.py's 5 s pause
 between them, as the emulator has no identify rate limit. `BotProcess` starts one from the
 parent and watches it in the emulator.
@@ -69,8 +69,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _main(argv: list[str]) -> int:
-    from bot.cli import quiet_voice_warnings, serve
     from bot.emulator import point_discord_at_url
+    from bot.runner import quiet_voice_warnings, serve
 
     args = _parser().parse_args(argv)
     check_shards(args.shards, args.shard_count)
@@ -205,7 +205,7 @@ class BotProcess:
         self._signal(signal.SIGKILL)
 
     def terminate(self) -> None:
-        """SIGTERM: a deploy's clean stop (see `bot.cli.serve`)."""
+        """SIGTERM: a deploy's clean stop (see `bot.runner.serve`)."""
         self._signal(signal.SIGTERM)
 
     def _signal(self, sig: int) -> None:

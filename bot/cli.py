@@ -13,44 +13,17 @@ import argparse
 import asyncio
 import dataclasses
 import logging
-import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import aiohttp
 
 from bot.config import ConfigError, check_shards, load_config, parse_shards
+from bot.runner import quiet_voice_warnings, serve, setup_logging
 from engine.api import VARIANTS
-
-if TYPE_CHECKING:
-    from bot.front.client import SchottenBot
 
 log = logging.getLogger("schotten.bot")
 
 
-def _logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # discord.py logs its own connection details; the token never appears in them.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
-
-
 DEFAULT_CONFIG = Path("config.toml")
-
-
-class _NoVoice(logging.Filter):
-    """This bot never joins a voice channel, so discord.py's warnings that the voice
-    libraries (PyNaCl, davey) are missing are noise to its admin."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "voice will NOT be supported" not in record.getMessage()
-
-
-def quiet_voice_warnings() -> None:
-    logging.getLogger("discord.client").addFilter(_NoVoice())
 
 
 async def _run(
@@ -70,7 +43,7 @@ async def _run(
             shard_count=shard_count if shard_count is not None else config.shard_count,
         )
         check_shards(config.shards, config.shard_count)
-    _logging(config.log_level)
+    setup_logging(config.log_level)
     quiet_voice_warnings()
     if config_path is None:
         log.info("no ./config.toml and no --config: defaults and the environment only")
@@ -88,51 +61,6 @@ async def _check(config_path: Path | None) -> int:
         config_path = DEFAULT_CONFIG
     logging.basicConfig(level=logging.ERROR)  # the report is the output; no discord.py chatter
     return await run_check(load_config(config_path))
-
-
-async def serve(bot: SchottenBot, token: str) -> int:
-    """Run the bot until it is closed. SIGTERM (a deploy's restart) and SIGINT stop it
-    cleanly: new interactions are turned away, those under way finish, pending
-    announcements are sent, then it exits."""
-    import discord
-
-    stopping: list[asyncio.Task[None]] = []
-
-    def stop() -> None:
-        if not stopping:
-            stopping.append(asyncio.create_task(bot.shutdown()))
-
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop)
-    try:
-        async with bot:
-            await bot.start(token)
-        if stopping:
-            await stopping[0]
-    except discord.LoginFailure:
-        print(
-            "Discord rejected the bot token. Copy it again from your application's Bot page"
-            " at https://discord.com/developers/applications (Reset Token if needed) and set"
-            " DISCORD_TOKEN.",
-            file=sys.stderr,
-        )
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        print("Discord refused the gateway intents requested.", file=sys.stderr)
-        return 2
-    except (TimeoutError, aiohttp.ClientConnectionError, OSError) as e:
-        # No network, DNS or firewall: one line, not discord.py's traceback.
-        print(
-            f"Cannot reach Discord ({type(e).__name__}: {e}). Check this machine's network"
-            " connection and firewall, then start the bot again.",
-            file=sys.stderr,
-        )
-        return 1
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-    return 0
 
 
 def _shard_range(text: str) -> tuple[int, int]:
@@ -301,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.config import database_of
         from bot.sandbox import SandboxError, run_sandbox
 
-        _logging("WARNING")
+        setup_logging("WARNING")
         quiet_voice_warnings()
         database = database_of(args.database) if args.database is not None else None
         try:

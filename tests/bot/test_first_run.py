@@ -108,7 +108,7 @@ def test_every_option_has_a_sentence_of_help():
 VOICE = """
 import logging, sys
 logging.basicConfig(level=logging.INFO)
-from bot.cli import quiet_voice_warnings
+from bot.runner import quiet_voice_warnings
 if sys.argv[1] == "quiet":
     quiet_voice_warnings()
 from bot.config import Config
