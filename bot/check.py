@@ -10,10 +10,9 @@ from typing import Any
 
 import aiohttp
 import discord
-from discord import app_commands
 
 from bot.config import Config, ConfigError
-from bot.front.commands import SchottenCommands
+from bot.front.command_tree import command_tree
 from bot.front.translator import CommandTranslator
 
 # What a game needs of the bot in a server (a channel's overwrites may still take it away).
@@ -52,19 +51,11 @@ OPTION_KEYS = (
 DEFAULTS: dict[str, Any] = {"required": False, "autocomplete": False, "nsfw": False}
 
 
-class _Blueprint:
-    """What the command classes read from the front while they are built (nothing runs)."""
-
-    service: Any = None
-    tournaments: Any = None
-
-
 async def command_payloads(client: discord.Client) -> list[dict[str, Any]]:
     """The commands as the bot syncs them (translated), without starting the bot."""
-    tree = app_commands.CommandTree(client)
+    tree = command_tree(client)
     translator = CommandTranslator()
     await tree.set_translator(translator)
-    tree.add_command(SchottenCommands(_Blueprint()))  # type: ignore[arg-type]
     return [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
 
 

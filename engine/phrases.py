@@ -7,7 +7,7 @@ context, and the values put into it, which may be Phrases themselves. The bot sa
 reader's language with `lang.localise`. Nothing here reads a catalog: the engine has no I/O.
 
 Write `say("{card} is not in your hand.", card=card)`, never an f-string, so that the
-catalog extractor (`python -m lang extract`) finds the template.
+catalog extractor (`python -m langtools extract`) finds the template.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def from_json(data: Any) -> Any:
     return data
 
 
-# The marks the extractor looks for (lang/tools.py KEYWORDS): keep their signatures.
+# The marks the extractor looks for (langtools/tools.py KEYWORDS): keep their signatures.
 
 
 def say(msgid: str, /, **values: Value) -> Phrase:

@@ -1,7 +1,7 @@
 """The bot's languages: English (the source, and the fallback), French and German.
 
 Every sentence is written in English in the code and translated through gettext catalogs
-(`lang/locales/<language>/LC_MESSAGES/<domain>.po`, managed with Babel: see `python -m lang`).
+(`lang/locales/<language>/LC_MESSAGES/<domain>.po`, managed with Babel: see `python -m langtools`).
 A missing translation falls back to the English text, never to an error or an empty string.
 
 Who reads decides the language: the code that answers a member (a command, a button) sets

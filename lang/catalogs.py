@@ -1,7 +1,7 @@
 """Loading the message catalogs, once per language, into memory.
 
 Each language has one catalog per domain (engine, render, front, bot, rules, commands); they
-are merged into one lookup. A compiled `.mo` (written by `python -m lang compile`) is used
+are merged into one lookup. A compiled `.mo` (written by `python -m langtools compile`) is used
 when it is at least as new as its `.po`; otherwise the `.po` is compiled in memory, so a fresh
 clone or a translator's edit works without a build step. Fuzzy entries are not used.
 
@@ -98,5 +98,5 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def reload() -> None:
-    """Forget the loaded catalogs (after `python -m lang compile`, or in tests)."""
+    """Forget the loaded catalogs (after `python -m langtools compile`, or in tests)."""
     translations.cache_clear()

@@ -13,7 +13,7 @@ from bot.tournament.records import Entrant, Pairing, TournamentInfo
 from engine.api import MatchSpec
 from lang import speaking
 from lang.catalogs import MISSES
-from lang.tools import template_path
+from langtools.tools import template_path
 
 GUILD = 10
 

@@ -24,7 +24,7 @@ from bot.front.translator import NAME, CommandTranslator, translate
 from bot.records import Announcement, MatchInfo, Reminder
 from engine.api import MatchSpec
 from lang.catalogs import MISSES
-from lang.tools import po_path, read
+from langtools.tools import po_path, read
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD
 

@@ -8,7 +8,8 @@ import pytest
 
 import lang
 from engine.phrases import Phrase, from_json, say, say_in, say_n, to_json
-from lang import catalogs, tools
+from lang import catalogs
+from langtools import tools
 
 LANGS = ["fr", "de"]
 
@@ -29,16 +30,18 @@ def test_every_message_is_translated_with_the_same_placeholders():
 
 
 def test_templates_match_the_code(fresh_templates):
-    # A message added to the code without `python -m lang update` would silently fall back
+    # A message added to the code without `python -m langtools update` would silently fall back
     # to English; the written template must hold exactly what the code says.
     for domain, fresh in fresh_templates.items():
         written = tools.read(tools.template_path(domain))
         missing = _ids(fresh) - _ids(written)
         assert not missing, (
-            f"{domain}: run `python -m lang update`; new: {sorted(missing, key=str)[:5]}"
+            f"{domain}: run `python -m langtools update`; new: {sorted(missing, key=str)[:5]}"
         )
         gone = _ids(written) - _ids(fresh)
-        assert not gone, f"{domain}: run `python -m lang update`; gone: {sorted(gone, key=str)[:5]}"
+        assert not gone, (
+            f"{domain}: run `python -m langtools update`; gone: {sorted(gone, key=str)[:5]}"
+        )
 
 
 def test_every_language_has_every_domain():
@@ -66,7 +69,7 @@ def test_no_fstring_or_concatenation_inside_a_message():
     offenders = []
     for top in ("engine", "render", "bot"):
         for path in root.joinpath(top).rglob("*.py"):
-            if tools.domain_of(path) is None:  # the operator's modules (lang/tools.py)
+            if tools.domain_of(path) is None:  # the operator's modules (langtools/tools.py)
                 continue
             for n, line in enumerate(path.read_text().splitlines(), 1):
                 if pattern.search(line):

@@ -27,7 +27,7 @@ import lang
 from engine.ai import choose_move
 from engine.api import MatchSpec, Playable, new_match
 from lang.catalogs import MISSES, translations
-from lang.tools import template
+from langtools.tools import template
 from render import text
 from render.gallery import (
     LONG_NAMES,

@@ -1,4 +1,4 @@
-"""`python -m lang extract|update|compile|check|init`: the translators' commands (README,
+"""`python -m langtools extract|update|compile|check|init`: the translators' commands (README,
 "Translating the bot")."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lang import tools
+from langtools import tools
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lang", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m langtools", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, about in (
         ("extract", "write the templates (lang/templates/*.pot) from the code"),

@@ -1,5 +1,7 @@
-"""The slash commands' names, descriptions and choices, read from the command tree itself
-(what `tree.sync` will send), for the `commands` domain's template."""
+"""The command tree built without a running bot, for what reads it rather than runs it:
+`schotten-bot check` (what the bot would sync) and the translators' `commands` catalog
+(every name, description and choice, read from the tree itself, as `tree.sync` sends them).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.front.commands import SchottenCommands
 from bot.front.translator import CONTEXTS
 
 
@@ -29,19 +32,23 @@ class _Recorder(app_commands.Translator):
         return None
 
 
-class _Front:
+class _Blueprint:
     """What the command classes read from the front while they are built (nothing runs)."""
 
     service: Any = None
     tournaments: Any = None
 
 
-async def _record() -> list[tuple[str, str]]:
-    from bot.front.commands import SchottenCommands
+def command_tree(client: discord.Client) -> app_commands.CommandTree[discord.Client]:
+    """The bot's command tree, its callbacks never to be called."""
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    tree.add_command(SchottenCommands(_Blueprint()))  # type: ignore[arg-type]
+    return tree
 
+
+async def _record() -> list[tuple[str, str]]:
     client = discord.Client(intents=discord.Intents.none())
-    tree = app_commands.CommandTree(client)
-    tree.add_command(SchottenCommands(_Front()))  # type: ignore[arg-type]
+    tree = command_tree(client)
     recorder = _Recorder()
     for command in tree.get_commands():
         # Only English-variant-free locales are asked; one locale is enough to see them all.

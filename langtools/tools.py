@@ -1,6 +1,8 @@
 """The translators' tools: extract the messages from the code into templates (`.pot`), update
 each language's catalogs (`.po`) from them, compile (`.mo`) and check. Built on Babel's
-extractor and catalog classes; `python -m lang --help` lists the commands."""
+extractor and catalog classes; `python -m langtools --help` lists the commands. They read
+every layer's code (the slash commands from the bot's own tree), so they stand outside
+`lang/`, whose runtime the engine and the pictures use."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from babel.messages.pofile import read_po, write_po
 from lang.catalogs import LOCALES
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = LOCALES.parent / "templates"
 PROJECT = "schotten-bot"
 COMMENT_TAGS = ("TRANSLATORS:",)
 
@@ -60,6 +62,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 EXCLUDED = (
     "bot/emulator",
     "lang",
+    "langtools",
     "bot/cli.py",
     "bot/config.py",
     "bot/store/migrate.py",
@@ -110,7 +113,7 @@ def _from_code(domain: str) -> Iterator[Found]:
 
 
 def _from_commands() -> Iterator[Found]:
-    from lang.commands import command_strings
+    from bot.front.command_tree import command_strings
 
     for context, message in command_strings():
         yield Found(message, context, ("bot/front/commands.py", 0))
