@@ -100,7 +100,7 @@ class GameService:
     ) -> GameService:
         """`database`: a SQLite file or a `postgresql://` URL. `defaults` are the settings
         of servers that never changed theirs; `synchronous` is SQLite's durability level
-        and `pool_size` PostgreSQL's connections (see `Store.open`)."""
+        and `pool_size` PostgreSQL's connections (see `open_store`)."""
         store = await open_store(database, synchronous=synchronous, pool_size=pool_size)
         if defaults is not None:
             store.defaults = defaults

@@ -1,6 +1,10 @@
 """The Discord front end's behaviour: turning interactions into service calls, and service
 results into messages, pictures and DMs. No game rules and no SQL live here.
 
+The Front composes the front's parts: it makes the relay and the tournament desk, and the
+client hands it to the commands, the controls and the computer; each part knows it only by
+its protocol in `ports.py`, so none imports this module.
+
 Every path that may take time answers Discord first (defer) and then follows up; pictures
 are drawn in worker threads so the gateway heartbeat never waits.
 
@@ -34,7 +38,7 @@ from bot.front.controls import (
 )
 from bot.front.picker import build_picker
 from bot.front.relay import Relay, plainest
-from bot.front.replies import member_of, quietly, report, say
+from bot.front.replies import MISSING, PING, QUIET, member_of, quietly, report, say
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
 from bot.notation import canonical
@@ -49,9 +53,6 @@ if TYPE_CHECKING:
     from bot.front.computer import Computer
 
 log = logging.getLogger("schotten.bot")
-MISSING: Any = discord.utils.MISSING
-QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
-PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
 def _render_board(info: MatchInfo, locale: str) -> bytes:
@@ -591,7 +592,7 @@ class Front:
         await self.relay.deliver()
         await self.desk.tick()
 
-    async def _edit_challenge(self, c: ChallengeInfo, content: str) -> None:
+    async def edit_challenge(self, c: ChallengeInfo, content: str) -> None:
         if c.message_id is None:
             return
         channel = await self.channel(c.channel_id)

@@ -18,14 +18,15 @@ import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, texts
-from bot.front.app import MISSING, QUIET, Front
-from bot.front.replies import is_manager
+from bot.front.match_options import spec_from_options
+from bot.front.ports import CommandsFront
+from bot.front.replies import QUIET, is_manager
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.tournaments import TournamentCommands
 from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
-from engine.api import GAME_NAMES, VARIANTS, MatchSpec, game_of
+from engine.api import GAME_NAMES, VARIANTS
 from lang import NAMES, Phrase, _, localise, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
@@ -57,20 +58,8 @@ def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]
     return wrapper
 
 
-def spec_from_options(game: str, rounds: int, points: int | None) -> MatchSpec:
-    """`rounds` is the number of rounds in Schotten Totten; in Schotten Totten 2, 2 means the
-    revenge match (two games with roles swapped)."""
-    if game_of(game) == "st2":
-        if rounds not in (1, 2) or points is not None:
-            raise Refused(
-                say("Schotten Totten 2 is one game (rounds 1) or the revenge match (rounds 2).")
-            )
-        return MatchSpec(game, revenge=rounds == 2)
-    return MatchSpec(game, rounds=rounds, target=points)
-
-
 class SchottenCommands(app_commands.Group):
-    def __init__(self, front: Front) -> None:
+    def __init__(self, front: CommandsFront) -> None:
         super().__init__(name="schotten", description="Play Schotten Totten and Schotten Totten 2")
         self.front = front
         self.service = front.service
@@ -128,7 +117,7 @@ class SchottenCommands(app_commands.Group):
         with speaking(await self.front.server_language(interaction.guild_id)):
             text = texts.declined(info)
         await interaction.response.send_message(text, allowed_mentions=QUIET)
-        await self.front._edit_challenge(info, text)
+        await self.front.edit_challenge(info, text)
 
     @app_commands.command(description="Cancel your latest challenge in this channel")
     @gated
@@ -140,7 +129,7 @@ class SchottenCommands(app_commands.Group):
                 player=info.challenger.name, challenge=localise(info.describe())
             )
         await interaction.response.send_message(text, allowed_mentions=QUIET)
-        await self.front._edit_challenge(info, text)
+        await self.front.edit_challenge(info, text)
 
     # Playing ---------------------------------------------------------------------------------
 
@@ -536,4 +525,4 @@ def _say(text: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=text[:100], value="wait")
 
 
-__all__ = ["MISSING", "SchottenCommands", "spec_from_options"]
+__all__ = ["SchottenCommands"]

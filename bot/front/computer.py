@@ -12,14 +12,12 @@ import contextlib
 import logging
 import random
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.errors import ServiceError
+from bot.front.ports import ComputerFront
 from engine.api import load_match
 from engine.errors import GameError
-
-if TYPE_CHECKING:
-    from bot.front.app import Front
 
 log = logging.getLogger("schotten.bot")
 
@@ -35,7 +33,7 @@ def choose(state: dict[str, Any], seat: int, level: str, seed: int) -> str:
 class Computer:
     """Plays the computer's seat in every game that waits for it."""
 
-    def __init__(self, front: Front, *, workers: int = 1) -> None:
+    def __init__(self, front: ComputerFront, *, workers: int = 1) -> None:
         self.front = front
         self.pool: ProcessPoolExecutor | None = None
         self.workers = workers

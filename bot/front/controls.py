@@ -19,18 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.errors import Refused
 from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
+from bot.front.ports import ControlsFront
 from bot.front.replies import report
 from bot.store import valid_id
 from lang import _, pgettext
-
-if TYPE_CHECKING:
-    from bot.front.app import Front
 
 PREFIX = "sch"
 # What a custom_id carries after its kind: the match and the version of its position.
@@ -38,7 +36,7 @@ AT = r"(?P<match>[0-9]+):(?P<version>[0-9]+)"
 FAMILY = r"(?P<family>\w+)"
 
 
-def front_of(interaction: discord.Interaction) -> Front:
+def front_of(interaction: discord.Interaction) -> ControlsFront:
     return interaction.client.front  # type: ignore[attr-defined,no-any-return]
 
 

@@ -14,21 +14,19 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
 from bot import lookback
 from bot.errors import Refused
+from bot.front.ports import LookbackFront
 from bot.lookback import Finished
 from bot.records import RatingStep
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
 from lang import Phrase, _, current, localise, pgettext, say, speaking
-
-if TYPE_CHECKING:
-    from bot.front.app import Front
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -38,7 +36,7 @@ CHUNK = 4  # decisions per job: small, so other games' computer moves get the po
 PROGRESS_EVERY = 1.5  # seconds between edits of the progress message (Discord rate limits)
 
 
-async def in_pool(front: Front, fn: Callable[..., T], *args: Any) -> T:
+async def in_pool(front: LookbackFront, fn: Callable[..., T], *args: Any) -> T:
     """Run a search in the computer's process pool (in a thread if it has none)."""
     pool = front.computer.pool if front.computer is not None else None
     if pool is None:
@@ -46,7 +44,7 @@ async def in_pool(front: Front, fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
 
-def _workers(front: Front) -> int:
+def _workers(front: LookbackFront) -> int:
     return max(1, front.computer.workers) if front.computer is not None else 1
 
 
@@ -97,7 +95,7 @@ def _replay(game: Finished, max_bytes: int, language: str) -> Any:
     )
 
 
-async def replay(front: Front, interaction: discord.Interaction, game_id: int) -> None:
+async def replay(front: LookbackFront, interaction: discord.Interaction, game_id: int) -> None:
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
     limit = min(REPLAY_MAX_BYTES, interaction.filesize_limit)
     await interaction.response.defer(thinking=True)
@@ -175,7 +173,7 @@ class Progress:
 
 
 async def _judge_all(
-    front: Front, game: Finished, level: str, progress: Progress, indices: list[int]
+    front: LookbackFront, game: Finished, level: str, progress: Progress, indices: list[int]
 ) -> list[Judgement]:
     """Every decision judged in the pool, a few at a time, `workers` jobs at once."""
     start = game.start.to_json()
@@ -280,7 +278,7 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
 
 
 async def analyse(
-    front: Front,
+    front: LookbackFront,
     interaction: discord.Interaction,
     game_id: int,
     member: discord.abc.User | None,
@@ -305,7 +303,7 @@ async def analyse(
 
 
 async def _analyse(
-    front: Front,
+    front: LookbackFront,
     interaction: discord.Interaction,
     game: Finished,
     seat: int,
@@ -355,7 +353,7 @@ async def _analyse(
 # Hints ---------------------------------------------------------------------------------------
 
 
-async def give_hint(front: Front, interaction: discord.Interaction) -> None:
+async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> None:
     info = await front.match_here(interaction)
     seat = info.seat_of(interaction.user.id)
     if info.ai_seat is None:

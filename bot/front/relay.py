@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -39,21 +39,17 @@ import discord
 from bot import crashpoints
 from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
+from bot.front.ports import RelayFront
+from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
 from bot.store import DMS_CLOSED, Row
 from lang import speaking
 
-if TYPE_CHECKING:
-    from bot.front.app import Front
-
 log = logging.getLogger("schotten.bot")
-MISSING: Any = discord.utils.MISSING
-QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
 # Discord's JSON error codes the relay tells apart.
 UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
-PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
 class Undeliverable(Exception):
@@ -104,7 +100,7 @@ def _retry_after(error: discord.HTTPException) -> float | None:
 class Relay:
     """Sends what the outbox holds. One per process; every method is a coroutine."""
 
-    def __init__(self, front: Front) -> None:
+    def __init__(self, front: RelayFront) -> None:
         self.front = front
         self.service = front.service
         self.client = front.client

@@ -18,6 +18,10 @@ from engine.errors import GameError
 from lang import N_, _, message_of
 
 log = logging.getLogger("schotten.bot")
+MISSING: Any = discord.utils.MISSING
+# Who a message may notify: nobody, or the members it mentions.
+QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
+PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 SORRY = N_("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 

@@ -12,25 +12,23 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import Refused
-from bot.front.replies import is_manager, member_of, quietly
+from bot.front.controls import JoinTournamentButton
+from bot.front.match_options import spec_from_options
+from bot.front.ports import DeskFront
+from bot.front.replies import PING, QUIET, is_manager, member_of, quietly
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
 from engine.api import VARIANTS, MatchSpec
 from lang import _, current, localise, pgettext, say, speaking
 from render.standings import points_text
 
-if TYPE_CHECKING:
-    from bot.front.app import Front
-
 log = logging.getLogger("schotten.bot")
-QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
-PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMATS.items()]
 RESULT_SIGNS = {"W": "+", "L": "−", "D": "="}
@@ -142,7 +140,7 @@ def _winners(names: list[str]) -> str:
 
 
 class TournamentCommands(app_commands.Group):
-    def __init__(self, front: Front) -> None:
+    def __init__(self, front: DeskFront) -> None:
         super().__init__(name="tournament", description="Round robin and Swiss tournaments")
         self.front = front
 
@@ -331,8 +329,6 @@ def _live_line(t: TournamentInfo) -> str:
 
 def _spec(game: str, rounds_of_match: int) -> MatchSpec:
     """A challenge's rules for the match length, applied to every game of the event."""
-    from bot.front.commands import spec_from_options  # commands imports this module
-
     return spec_from_options(game, rounds_of_match, None)
 
 
@@ -343,7 +339,7 @@ class TournamentDesk:
     """What the commands, the Join button and the timer loop call: the front's side of the
     tournaments (`front.tournaments` is the service)."""
 
-    def __init__(self, front: Front) -> None:
+    def __init__(self, front: DeskFront) -> None:
         self.front = front
         self.tournaments = front.tournaments
         self._lock = asyncio.Lock()  # one tournament step at a time in this process
@@ -649,8 +645,6 @@ def _note(fmt: str) -> str:
 
 def _join_view(t: TournamentInfo) -> discord.ui.View:
     """The announcement's button: Join while sign-up is open, none after."""
-    from bot.front.controls import JoinTournamentButton  # controls import the front
-
     view = discord.ui.View(timeout=None)
     if t.status == "open":
         view.add_item(JoinTournamentButton(t.id))

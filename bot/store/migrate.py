@@ -1,7 +1,7 @@
 """`schotten-bot migrate-db`: copy a whole database into a new, empty one, then check it.
 
 Typically from the SQLite file of a bot that ran as one process into PostgreSQL, so that it
-can run as several; but both ends are any store (`Store.open`), so PostgreSQL back to SQLite
+can run as several; but both ends are any store (`open_store`), so PostgreSQL back to SQLite
 works the same way.
 
 Every table, row and column is copied with its ids, through the store's own transaction and

@@ -30,6 +30,9 @@ from engine.st1.moves import Banshee, Move, Recruit, Return, Strategist, Traitor
 from engine.table import locate
 
 if TYPE_CHECKING:
+    # The one import circle left in the engine, on purpose: the tactic cards' rules act on
+    # the Game (split out of game.py for size), which imports this module at run time; this
+    # import is for the type hints only.
     from engine.st1.game import Game
 
 RECRUIT_DRAWS = 3

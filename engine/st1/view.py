@@ -18,6 +18,8 @@ from engine.outcome import Outcome
 from engine.proof import evaluate
 
 if TYPE_CHECKING:
+    # The one import circle left in the engine, on purpose: a view is built from the Game,
+    # which imports this module at run time; this import is for the type hints only.
     from engine.st1.game import Game
 
 

@@ -41,6 +41,9 @@ from engine.st2.moves import (
 from engine.table import locate, pick
 
 if TYPE_CHECKING:
+    # The one import circle left in the engine, on purpose: the tactic cards' rules act on
+    # the Game (split out of game.py for size), which imports this module at run time; this
+    # import is for the type hints only.
     from engine.st2.game import Game
 
 EXCHANGED = 3

@@ -20,6 +20,8 @@ from engine.proof import evaluate
 from engine.st2.board import GATE
 
 if TYPE_CHECKING:
+    # The one import circle left in the engine, on purpose: a view is built from the Game,
+    # which imports this module at run time; this import is for the type hints only.
     from engine.st2.game import Game
 
 
