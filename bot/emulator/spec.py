@@ -511,8 +511,14 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     if not meant:
         yield error
         return
-    for sub in min(meant, key=len):
-        yield from _leaves(sub)
+    # Of the branches left, the one where the value went wrong least: fewest values of the
+    # wrong JSON type, then fewest errors (the earliest on a tie).
+    candidates = [[leaf for sub in errors for leaf in _leaves(sub)] for errors in meant]
+    yield from min(candidates, key=lambda leaves: (sum(map(_wrong_type, leaves)), len(leaves)))
+
+
+def _wrong_type(error: ValidationError) -> bool:
+    return error.validator in ("type", "x-integer-string")
 
 
 def _as_field_errors(
