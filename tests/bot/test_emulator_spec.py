@@ -214,7 +214,7 @@ def codes_at(tree: dict[str, Any], path: tuple[str, ...]) -> list[str]:
 @pytest.fixture
 async def rest():
     """An emulator and a discord.py client logged in to it over REST (no gateway)."""
-    async with Emulator() as emu, emu.point_discord():
+    async with Emulator(check_responses=True) as emu, emu.point_discord():
         guild = emu.create_guild("Spec Server")
         client = discord.Client(intents=discord.Intents.none())
         await client.login(emu.token)
@@ -224,6 +224,8 @@ async def rest():
             await client.close()
         assert emu.server_errors == [] and emu.unhandled_requests == []
         assert emu.undescribed_requests == []
+        # The refusals themselves are answers the description admits (its ErrorResponse).
+        assert emu.response_mismatches == [], emu.response_mismatches
 
 
 def test_at_least_25_kinds_of_violation_are_planted():
@@ -295,6 +297,35 @@ def test_every_limit_names_its_page_and_every_leniency_its_reason():
                 node = node[int(part)] if isinstance(node, list) else node[part]
             assert all(node.get(k) == v for k, v in limit.rule.items()), (limit.what, place)
     assert all(len(leniency.reason) > 40 for leniency in LENIENCIES)
+
+
+def test_the_leniencies_admit_what_discord_accepts():
+    spec = discord_spec()
+    put, _ = spec.match("PUT", "/api/v10/applications/1/guilds/2/commands")
+    create, _ = spec.match("POST", "/api/v10/channels/1/messages")
+    # An integer field takes a string of an integer, within its range.
+    assert (
+        spec.check_body(put, "application/json", [command(default_member_permissions="32")]) == []
+    )
+    [(where, code, _)] = spec.check_body(
+        put, "application/json", [command(default_member_permissions="32x")]
+    )
+    assert (where, code) == ([0, "default_member_permissions"], "NUMBER_TYPE_COERCE")
+    [(where, code, _)] = spec.check_body(
+        put, "application/json", [command(default_member_permissions="-1")]
+    )
+    assert (where, code) == ([0, "default_member_permissions"], "NUMBER_TYPE_MIN")
+    # ...but where a union has a string branch, a string is that branch's: a nonce "123" is
+    # a string nonce, not a second match that would make the union fail.
+    for nonce in ("123", 123, "n" * 25):
+        assert spec.check_body(create, "application/json", {"content": "x", "nonce": nonce}) == []
+    # A snowflake may be a JSON integer (discord.py's {"id": 0} for a new upload).
+    body = {"content": "x", "attachments": [{"id": 0, "filename": "a.png"}]}
+    assert spec.check_body(create, "application/json", body) == []
+    [(where, code, _)] = spec.check_body(
+        create, "application/json", {"content": "x", "attachments": [{"id": -1}]}
+    )
+    assert (where, code) == (["attachments", 0, "id"], "NUMBER_TYPE_MIN")
 
 
 def test_a_commands_size_counts_its_longest_localisations():
