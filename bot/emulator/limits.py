@@ -136,19 +136,19 @@ LIMITS: tuple[Limit, ...] = (
         "message content, 2,000 characters (the file says 4,000 for channel messages)",
         {"maxLength": MESSAGE_CONTENT},
         tuple(schema(name, "content") for name in MESSAGE_REQUESTS),
-        f"{MESSAGE}#create-message-jsonform-params",
+        f"{MESSAGE}#create-message",
     ),
     Limit(
         "a nonce, up to 25 characters",
         {"maxLength": 25},
         (schema("MessageCreateRequest", "nonce") + "/oneOf/1",),
-        f"{MESSAGE}#create-message-jsonform-params",
+        f"{MESSAGE}#create-message",
     ),
     Limit(
         "embeds per message, up to 10",
         {"maxItems": 10},
         tuple(schema(name, "embeds") for name in MESSAGE_REQUESTS),
-        f"{MESSAGE}#create-message-jsonform-params",
+        f"{MESSAGE}#create-message",
     ),
     Limit(
         "embed title, 256 characters",
@@ -459,7 +459,7 @@ LIMITS: tuple[Limit, ...] = (
 )
 
 # Files: checked on the resolved attachments (world.py), with Discord's own statuses.
-MAX_FILES = 10  # f"{MESSAGE}#create-message-jsonform-params": files[n], up to 10
+MAX_FILES = 10  # f"{MESSAGE}#create-message": files[n], up to 10
 MAX_FILE_SIZE = 10 * 1024 * 1024  # f"{DOCS}/reference#uploading-files": 10 MiB, else 413
 
 
