@@ -6,7 +6,12 @@ the same ``Forbidden``/``NotFound``/``HTTPException`` it would raise in producti
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+# One field error of an "Invalid Form Body": where (the path of keys and indices into the
+# request, as Discord's ``errors`` tree nests them), Discord's code and its message.
+FieldError = tuple[Sequence[str | int], str, str]
 
 
 class ApiError(Exception):
@@ -20,8 +25,10 @@ class ApiError(Exception):
         errors: dict[str, Any] | None = None,
         *,
         retry_after: float | None = None,
+        planted: bool = False,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
+        self.planted = planted  # a test's refusal (``Emulator.refuse``), not a broken rule
         self.status = status
         self.code = code
         self.message = message
@@ -49,12 +56,30 @@ def unknown(kind: str, code: int) -> ApiError:
     return ApiError(404, code, f"Unknown {kind}")
 
 
-def invalid_form(field: str, message: str, code: str = "BASE_TYPE_INVALID") -> ApiError:
+def error_tree(errors: Iterable[FieldError]) -> dict[str, Any]:
+    """Discord's ``errors`` tree: ``{"components": {"0": {"label": {"_errors": [...]}}}}``."""
+    tree: dict[str, Any] = {}
+    for path, code, message in errors:
+        node = tree
+        for part in path:
+            node = node.setdefault(str(part), {})
+        entry = {"code": code, "message": message}
+        if entry not in node.setdefault("_errors", []):
+            node["_errors"].append(entry)
+    return tree
+
+
+def invalid_form_body(errors: Iterable[FieldError]) -> ApiError:
     """Discord's 400 "Invalid Form Body" (50035) with the per-field error tree it uses."""
-    tree: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
-    for part in reversed(field.split(".")):
-        tree = {part: tree}
-    return ApiError(400, 50035, "Invalid Form Body", tree)
+    return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", error_tree(errors))
+
+
+def invalid_form(
+    field: str | Sequence[str | int], message: str, code: str = "BASE_TYPE_INVALID"
+) -> ApiError:
+    """One field's "Invalid Form Body"; ``field`` is a path list or dotted (``"data.title"``)."""
+    path = field.split(".") if isinstance(field, str) else field
+    return invalid_form_body([(path, code, message)])
 
 
 UNKNOWN_CHANNEL = 10003
@@ -66,6 +91,8 @@ UNKNOWN_USER = 10013
 UNKNOWN_COMMAND = 10063
 UNKNOWN_INTERACTION = 10062
 CANNOT_SEND_EMPTY = 50006
+INVALID_FORM_BODY = 50035
+INVALID_JSON = 50109
 CANNOT_DM = 50007
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013

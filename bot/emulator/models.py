@@ -544,4 +544,7 @@ class RegisteredCommand:
             body["guild_id"] = str(self.guild_id)
         if body.get("default_member_permissions") is not None:
             body["default_member_permissions"] = str(body["default_member_permissions"])
+        body.setdefault("default_member_permissions", None)
+        if body.get("integration_types") is None:
+            body["integration_types"] = [0]  # GUILD_INSTALL, Discord's default
         return body

@@ -19,6 +19,7 @@ from .models import (
     SimMessage,
     SimRole,
     SimUser,
+    walk_components,
 )
 
 
@@ -32,6 +33,7 @@ def user_payload(user: SimUser) -> JSON:
         "bot": user.bot,
         "public_flags": 0,
         "flags": 0,
+        "primary_guild": None,
     }
 
 
@@ -157,10 +159,11 @@ def attachment_payload(attachment: SimAttachment) -> JSON:
         "url": attachment.url,
         "proxy_url": attachment.url,
         "content_type": attachment.content_type,
-        "description": attachment.description,
         "ephemeral": attachment.ephemeral,
         "flags": 0,
     }
+    if attachment.description is not None:
+        body["description"] = attachment.description
     if attachment.width is not None:
         body["width"] = attachment.width
         body["height"] = attachment.height
@@ -184,7 +187,7 @@ def message_payload(message: SimMessage, *, hide_content: bool = False) -> JSON:
         "mention_roles": [],
         "attachments": [] if hide_content else [attachment_payload(a) for a in message.attachments],
         "embeds": [] if hide_content else [dict(e) for e in message.embeds],
-        "components": [] if hide_content else [dict(c) for c in message.components],
+        "components": [] if hide_content else components_payload(message.components),
         "pinned": message.pinned,
         "flags": message.flags,
     }
@@ -219,6 +222,26 @@ def message_payload(message: SimMessage, *, hide_content: bool = False) -> JSON:
             if users
         ]
     return body
+
+
+def components_payload(components: list[JSON]) -> list[JSON]:
+    """Components as Discord returns them: every one numbered (``id``, given in order to
+    those sent without one, skipping the ids used), and no null fields (a Unicode emoji has
+    no ``id``)."""
+    used = {c.get("id") for c in walk_components(components)}
+    numbers = (n for n in range(1, 10_000) if n not in used)
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        body = {k: clean(v) for k, v in value.items() if v is not None}
+        if "type" in body and isinstance(body["type"], int) and not body.get("id"):
+            body["id"] = next(numbers)
+        return body
+
+    return [clean(c) for c in components]
 
 
 def guild_payload(

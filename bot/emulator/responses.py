@@ -14,6 +14,7 @@ Rules enforced, as Discord does:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .errors import (
@@ -40,7 +41,6 @@ from .records import (
     Response,
     ResponseKind,
 )
-from .validation import validate_choices
 from .world import MessageBody
 
 if TYPE_CHECKING:
@@ -55,6 +55,17 @@ class InteractionResponder:
 
     def _record(self, interaction_id: int) -> InteractionRecord | None:
         return self._emu.interactions.records.get(interaction_id)
+
+    def note_refusal(self, path_params: Mapping[str, str], error: ApiError) -> None:
+        """A callback or webhook request refused before it reached this responder (it broke
+        Discord's description): keep the error with its interaction, for diagnosis."""
+        record: InteractionRecord | None = None
+        if path_params.get("interaction_id", "").isdigit():
+            record = self._record(int(path_params["interaction_id"]))
+        elif "webhook_token" in path_params:
+            record = self._emu.interactions.by_token.get(path_params["webhook_token"])
+        if record is not None:
+            record.errors.append(error)
 
     def callback(self, interaction_id: int, token: str, body: MessageBody) -> JSON:
         record = self._record(interaction_id)
@@ -109,11 +120,8 @@ class InteractionResponder:
             assert record.message is not None
             message = world.edit(record.message, MessageBody(data, body.uploads))
         elif kind == AUTOCOMPLETE_RESULT:
-            choices = list(data.get("choices") or [])
-            validate_choices(choices)
-            record.choices = choices
+            record.choices = list(data.get("choices") or [])
         elif kind == MODAL:
-            self._check_modal(data)
             record.modal = data
         elif kind == DEFERRED_UPDATE_MESSAGE:
             message = record.message
@@ -125,26 +133,20 @@ class InteractionResponder:
             if kind != DEFERRED_UPDATE_MESSAGE:
                 record.responses.append(Response(now, response_kind, message))
         self._emu.bus.changed()
-        result: JSON = {
-            "interaction": {
-                "id": str(record.id),
-                "type": record.type,
-                "activity_instance_id": None,
-                "response_message_id": str(message.id) if message else None,
-                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": bool(message and message.ephemeral),
-            },
-            "resource": {"type": kind},
+        interaction: JSON = {
+            "id": str(record.id),
+            "type": record.type,
+            "activity_instance_id": None,
+            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+            "response_message_ephemeral": bool(message and message.ephemeral),
         }
         if message is not None:
-            result["resource"]["message"] = message_payload(message)
+            interaction["response_message_id"] = str(message.id)
+        result: JSON = {"interaction": interaction}
+        # The resource, with the message, only for the callbacks that create or update one.
+        if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            result["resource"] = {"type": kind, "message": message_payload(message)}
         return result
-
-    def _check_modal(self, data: JSON) -> None:
-        if not data.get("custom_id") or not 1 <= len(str(data.get("title", ""))) <= 45:
-            raise invalid_form("data.title", "Must be between 1 and 45 in length.")
-        if not 1 <= len(data.get("components") or []) <= 5:
-            raise invalid_form("data.components", "Must be between 1 and 5 in length.")
 
     def _by_webhook(self, application_id: int, token: str) -> InteractionRecord:
         record = self._emu.interactions.by_token.get(token)

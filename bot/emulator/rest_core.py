@@ -7,7 +7,7 @@ from aiohttp import web
 from .errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER, ApiError, invalid_form, unknown
 from .http_util import emulator_of, json_response, no_content, read_json, snowflake
 from .media import png_bytes
-from .models import SimGuild
+from .models import SimGuild, SimUser
 from .payloads import (
     channel_payload,
     guild_payload,
@@ -31,7 +31,9 @@ def _guild(request: web.Request) -> SimGuild:
 
 async def get_me(request: web.Request) -> web.Response:
     bot = emulator_of(request).world.bot
-    return json_response(user_payload(bot) | {"verified": True, "mfa_enabled": False})
+    return json_response(
+        user_payload(bot) | {"verified": True, "mfa_enabled": False, "locale": bot.locale}
+    )
 
 
 async def get_user(request: web.Request) -> web.Response:
@@ -60,13 +62,21 @@ async def my_guilds(request: web.Request) -> web.Response:
 
 async def application_info(request: web.Request) -> web.Response:
     world = emulator_of(request).world
-    owner = {"id": "1", "username": "emulator-owner", "discriminator": "0", "avatar": None}
+    owner = user_payload(SimUser(id=1, name="emulator-owner"))
     return json_response(
         {
             "id": str(world.application_id),
             "name": world.bot.name,
             "description": "A bot running against the loopback Discord emulator",
             "icon": None,
+            "type": None,
+            "flags_new": "0",
+            "role_connections_verification_url": None,
+            "approximate_guild_count": len(world.guilds),
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": [],
             "bot_public": True,
             "bot_require_code_grant": False,
             "owner": owner,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 from collections.abc import Awaitable, Callable, Sequence
@@ -14,21 +15,32 @@ from aiohttp import web
 
 from . import rest_core, rest_interactions, rest_messages
 from .chat import ChatPrinter
-from .errors import ApiError, EmulatorTimeout
+from .errors import INVALID_FORM_BODY, INVALID_JSON, ApiError, EmulatorTimeout, invalid_form_body
 from .events import Bus, ChatEvent, ChatStream
 from .faults import Condition, Fault, Faults
 from .gateway import GatewayHub
 from .handles import InteractionHandle
-from .http_util import EMULATOR, RequestRecord, json_response
+from .http_util import (
+    EMULATOR,
+    RefusedRequest,
+    RequestRecord,
+    ResponseMismatch,
+    json_response,
+    parse_body,
+)
 from .interactions import InteractionManager
 from .models import RegisteredCommand, SimGuild, SimMessage, SimUser
 from .patch import DiscordPointer, point_discord_at
 from .records import InteractionRecord
 from .responses import InteractionResponder
+from .spec import Operation, discord_spec
 from .world import World
 
 API = "/api/v{api_version}"
 CLIENT_GONE = 499  # the status recorded for a request whose client disconnected (nginx's)
+EMULATOR_FAULT = 503  # the status of an emulator bug (discord.py raises at once)
+REFUSALS = (INVALID_FORM_BODY, INVALID_JSON)  # the codes of a malformed request
+OPERATION: web.RequestKey[Operation] = web.RequestKey("operation", Operation)
 _log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -43,6 +55,9 @@ class Emulator:
     before it fails for the user, undelivered).
     ``recommended_shards``: the ``shards`` of ``GET /gateway/bot``, which an
     ``AutoShardedClient`` without ``shard_count`` uses (can be changed later).
+    ``check_responses``: validate each JSON response of the emulator against its operation's
+    response schema in Discord's description, recording mismatches in
+    ``response_mismatches`` (for the emulator's own tests).
     """
 
     def __init__(
@@ -54,6 +69,7 @@ class Emulator:
         command_wait: float = 5.0,
         heartbeat_interval: float = 41.25,
         recommended_shards: int = 1,
+        check_responses: bool = False,
     ) -> None:
         self.token = token
         self.command_wait = command_wait
@@ -69,6 +85,14 @@ class Emulator:
         self.unhandled_requests: list[RequestRecord] = []
         # Exceptions raised inside the emulator while serving a request (should stay empty).
         self.server_errors: list[str] = []
+        # Requests refused as Discord refuses a malformed request (400, 50035 or 50109): the
+        # bot broke Discord's description or a documented limit (a test can assert none).
+        self.refused_requests: list[RefusedRequest] = []
+        # Requests to REST routes Discord's description does not have (so not validated).
+        self.undescribed_requests: list[RequestRecord] = []
+        self.check_responses = check_responses
+        self.response_mismatches: list[ResponseMismatch] = []
+        self.spec = discord_spec()
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -138,12 +162,15 @@ class Emulator:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             self._check_auth(request)
+            await self._check_request(request)
             if request.path.startswith("/api/"):
                 self.faults.check(request.method, request.path, None)
             response = await handler(request)
         except ApiError as error:
             response = json_response(error.body(), status=error.status)
             response.headers.update(error.headers())
+            if error.status == 400 and error.code in REFUSALS and not error.planted:
+                self._refused(request, error)
         except web.HTTPException:
             raise
         except ConnectionResetError:
@@ -155,9 +182,58 @@ class Emulator:
             # be retried with back-off); the traceback is kept for the test to report.
             _log.exception("emulator error on %s %s", request.method, request.path)
             self.server_errors.append(f"{request.method} {request.path}: {error!r}")
-            response = json_response({"message": f"emulator error: {error!r}", "code": 0}, 503)
+            response = json_response(
+                {"message": f"emulator error: {error!r}", "code": 0}, EMULATOR_FAULT
+            )
         self.requests.append(RequestRecord(request.method, request.path, response.status))
+        if self.check_responses:
+            self._check_response(request, response)
         return response
+
+    async def _check_request(self, request: web.Request) -> None:
+        """Read the body of a REST request and validate the request against its operation in
+        Discord's description (and the documented limits merged into it)."""
+        if not request.path.startswith("/api/"):
+            return
+        body = await parse_body(request)
+        found = self.spec.match(request.method, request.path)
+        if found is None:
+            self.undescribed_requests.append(RequestRecord(request.method, request.path, 0))
+            return
+        operation, path_params = found
+        request[OPERATION] = operation
+        errors = self.spec.check_parameters(operation, path_params, request.query)
+        if body.present or operation.body_required:
+            payload = body.payload if body.present else {}
+            errors += self.spec.check_body(operation, request.content_type, payload)
+        if errors:
+            error = invalid_form_body(errors)
+            self.responder.note_refusal(path_params, error)
+            raise error
+
+    def _refused(self, request: web.Request, error: ApiError) -> None:
+        refusal = RefusedRequest(request.method, request.path, error.code, error.errors or {})
+        self.refused_requests.append(refusal)
+        self.bus.emit(
+            ChatEvent("failure", None, self.world.bot, text=f"refused: {refusal.summary}")
+        )
+
+    def _check_response(self, request: web.Request, response: web.StreamResponse) -> None:
+        operation = request.get(OPERATION)
+        if operation is None or response.status in (
+            CLIENT_GONE,
+            EMULATOR_FAULT,
+        ):
+            return
+        body = None
+        if isinstance(response, web.Response) and response.body:
+            assert isinstance(response.body, bytes)
+            body = json.loads(response.body)
+        errors = self.spec.check_response(operation, response.status, body)
+        if errors:
+            self.response_mismatches.append(
+                ResponseMismatch(request.method, request.path, response.status, errors)
+            )
 
     def _check_auth(self, request: web.Request) -> None:
         path = request.path
@@ -196,7 +272,7 @@ class Emulator:
         searched in the route after ``/api/v10``; ``when`` looks at a message-bearing
         request's JSON payload; ``times`` limits how many are refused (None: all, until
         ``fault.remove()``); ``retry_after``: a 429's wait, sent as Discord does."""
-        error = ApiError(status, code, message, errors, retry_after=retry_after)
+        error = ApiError(status, code, message, errors, retry_after=retry_after, planted=True)
         return self.faults.plant(error, method=method, path=path, when=when, times=times)
 
     # -- building the world --------------------------------------------------------------

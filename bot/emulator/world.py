@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from . import limits
 from . import permissions as perms
-from . import validation
 from .commands import CommandRegistry
 from .errors import (
     CANNOT_DM,
+    CANNOT_SEND_EMPTY,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     THREAD_ALREADY_CREATED,
@@ -295,16 +296,13 @@ class World:
         flags = (int(payload.get("flags") or 0) & SETTABLE_FLAGS) | extra_flags
         if visible_to is not None:
             flags |= FLAG_EPHEMERAL
-        validation.validate_content(content)
-        validation.validate_embeds(embeds)
-        validation.validate_components(components, flags)
         message_id = self.ids.next()
         attachments = self._attachments(
             channel, message_id, payload.get("attachments"), body.uploads, [], visible_to
         )
-        validation.validate_files([a.size for a in attachments])
+        _check_files(attachments)
         if not allow_empty:
-            validation.validate_not_empty(content, embeds, components, len(attachments))
+            _check_not_empty(content, embeds, components, attachments)
         # Closed DMs block messages the bot starts, not answers to the user's own interactions.
         if channel.type == DM and author.id == self.bot.id and interaction is None:
             self._check_dm_allowed(channel)
@@ -332,9 +330,11 @@ class World:
         return message
 
     def user_message(self, channel: SimChannel, author: SimUser, content: str) -> SimMessage:
-        """A member typing in a channel."""
-        validation.validate_content(content)
-        validation.validate_not_empty(content, [], [], 0)
+        """A member typing in a channel (Discord's client stops more than 2,000 characters)."""
+        if not 1 <= len(content) <= limits.MESSAGE_CONTENT:
+            raise SimulationError(
+                f"a member's message has 1-{limits.MESSAGE_CONTENT} characters, not {len(content)}"
+            )
         message = SimMessage(
             id=self.ids.next(),
             channel=channel,
@@ -395,9 +395,6 @@ class World:
             flags = (flags & ~settable) | (int(payload["flags"]) & settable)
         if finish_loading:
             flags &= ~FLAG_LOADING
-        validation.validate_content(content)
-        validation.validate_embeds(embeds)
-        validation.validate_components(components, flags)
         attachments = message.attachments
         if "attachments" in payload or body.uploads:
             attachments = self._attachments(
@@ -408,8 +405,8 @@ class World:
                 message.attachments,
                 message.visible_to,
             )
-        validation.validate_files([a.size for a in attachments])
-        validation.validate_not_empty(content, embeds, components, len(attachments))
+        _check_files(attachments)
+        _check_not_empty(content, embeds, components, attachments)
         was_loading = message.loading
         message.revisions.append(message.content)
         message.content = content
@@ -680,6 +677,21 @@ class World:
             event, channel_payload(channel), INTENT_GUILDS, guild=channel.guild
         )
         self._emu.bus.changed()
+
+
+def _check_files(attachments: Sequence[SimAttachment]) -> None:
+    """The message's files, once resolved (the request's form was validated on its way in)."""
+    if len(attachments) > limits.MAX_FILES:
+        raise invalid_form("attachments", f"Must be {limits.MAX_FILES} or fewer in length.")
+    if any(a.size > limits.MAX_FILE_SIZE for a in attachments):
+        raise ApiError(413, 40005, "Request entity too large")
+
+
+def _check_not_empty(
+    content: str, embeds: Sequence[JSON], components: Sequence[JSON], files: Sequence[object]
+) -> None:
+    if not content and not embeds and not components and not files:
+        raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")
 
 
 def message_json(message: SimMessage) -> JSON:

@@ -302,7 +302,7 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
         super().__init__(
             discord.ui.Button(
                 label=_("Show my hand"),
-                emoji="🂠",
+                emoji="🃏",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"{PREFIX}:h:{match_id}",
             )

@@ -53,3 +53,6 @@ async def world(bot_database):
         yield emu, guild, alice, bob, carol, bot_database
         assert emu.server_errors == []
         assert emu.unhandled_requests == []
+        # Discord's description and documented limits (bot/emulator/spec.py, limits.py).
+        assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
+        assert emu.undescribed_requests == []  # every REST route the bot uses was checked

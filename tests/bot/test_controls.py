@@ -126,3 +126,97 @@ def test_cards_the_recruiter_drew_are_marked_in_the_menu_of_cards_to_put_back():
     (menu,) = [item for item in view.children if getattr(item, "item", None) is not None]
     options = {o.value: o.description for o in menu.item.options}
     assert options == {"R1": None, "R2": None, "O1": "new: drawn with the Recruiter"}
+
+
+# Every control the bot sends passes the loopback Discord's checks, emoji included -----------
+
+SAMPLE_ARGUMENTS = {
+    "match_id": 12,
+    "version": 3,
+    "move": "R7 3",
+    "label": "Stone 3",
+    "family": "claim",
+    "tournament_id": 5,
+    "challenge_id": 7,
+}
+
+
+def each_control():
+    """One of each persistent control, from its required arguments."""
+    import inspect
+
+    for cls in ALL_CONTROLS:
+        parameters = inspect.signature(cls.__init__).parameters
+        yield cls(
+            **{
+                name: SAMPLE_ARGUMENTS[name]
+                for name, parameter in parameters.items()
+                if name != "self" and parameter.default is inspect.Parameter.empty
+            }
+        )
+
+
+def position_views():
+    """The controls of positions of every variant, as a player sees them."""
+    import random
+
+    from bot.front.controls import controls_view, step_view
+    from engine.api import VARIANTS, MatchSpec, new_match
+
+    for variant in VARIANTS:
+        match = new_match(MatchSpec(variant), 5)
+        rng = random.Random(5)
+        for _ in range(40):
+            if match.is_over:
+                break
+            legal = [str(m) for m in match.legal_moves()]
+            view = controls_view(1, 1, match.kind, legal, hand=["R1", "B2"], new=["B2"])
+            if view is not None:
+                yield view
+                first = legal[0].split()[0]
+                yield step_view(1, 1, match.kind, legal, ("card", first))[1]
+            match.play(rng.choice(legal), match.to_decide)
+
+
+def emojis(components):
+    for component in components:
+        if component.get("emoji"):
+            yield component["emoji"]
+        for option in component.get("options", []):
+            if option.get("emoji"):
+                yield option["emoji"]
+        yield from emojis(component.get("components", []))
+
+
+def test_every_control_and_its_emoji_is_one_discord_accepts():
+    import discord
+
+    from bot.emulator.limits import is_unicode_emoji
+    from bot.emulator.spec import discord_spec
+
+    spec = discord_spec()
+    create_message, _ = spec.match("POST", "/api/v10/channels/1/messages")
+    views = []
+    for control in each_control():
+        view = discord.ui.View(timeout=None)
+        view.add_item(control)
+        views.append(view)
+    assert len(views) == len(ALL_CONTROLS)
+    views += position_views()
+    seen = []
+    for view in views:
+        components = view.to_components()
+        for emoji in emojis(components):
+            seen.append(emoji["name"])
+            assert emoji.get("id") or is_unicode_emoji(emoji["name"]), emoji
+        body = {"content": "x", "components": components}
+        assert spec.check_body(create_message, "application/json", body) == []
+    assert "🃏" in seen  # the "Show my hand" button
+
+
+def test_the_emoji_check_is_discords():
+    from bot.emulator.limits import is_unicode_emoji
+
+    assert is_unicode_emoji("🃏") and is_unicode_emoji("⚔️") and is_unicode_emoji("👍🏽")
+    # U+1F0A0 PLAYING CARD BACK is a character, not an emoji; "⚔" lacks its VS-16.
+    assert not is_unicode_emoji("🂠") and not is_unicode_emoji("⚔") and not is_unicode_emoji("x")

@@ -285,6 +285,8 @@ async def emulator(**kwargs: Any) -> AsyncIterator[Emulator]:
         yield emu
     assert emu.unhandled_requests == []
     assert emu.server_errors == []
+    # Tests that plant a refused request take it out of the list once they have seen it.
+    assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
     leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
     assert leftover == [], f"tasks left running: {leftover}"
 
@@ -546,6 +548,19 @@ async def test_default_member_permissions_hide_commands(server: Server, bot: Gam
 async def test_discord_limits_are_enforced(server: Server, bot: GameBot) -> None:
     reply = await (await server.alice.slash("schotten shout")).reply()
     assert reply.content == "refused: 50035"
+    [refused] = server.emu.refused_requests
+    assert refused.path.endswith("/callback") and refused.code == 50035
+    assert refused.errors == {
+        "data": {
+            "content": {
+                "_errors": [
+                    {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}
+                ]
+            }
+        }
+    }
+    assert any(e.kind == "failure" and "refused" in e.text for e in server.emu.chat_log)
+    server.emu.refused_requests.clear()
     with pytest.raises(SimulationError, match="required"):
         await server.alice.slash(("schotten", "challenge"))
     with pytest.raises(SimulationError, match="takes a member"):
@@ -657,6 +672,8 @@ async def test_interaction_protocol_errors(server: Server, bot: GameBot) -> None
         assert (status, body["code"]) == (404, 10015)
         status, body = await call("POST", callback, {"type": 7, "data": {"content": "x"}})
         assert (status, body["code"]) == (400, 50035)
+        assert [r.code for r in emu.refused_requests] == [50035]
+        emu.refused_requests.clear()
         status, body = await call(
             "POST", f"{callback}?with_response=1", {"type": 4, "data": {"content": "by hand"}}
         )

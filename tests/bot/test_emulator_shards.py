@@ -101,6 +101,7 @@ async def emulator(**kwargs: Any) -> AsyncIterator[Emulator]:
         yield emu
     assert emu.unhandled_requests == []
     assert emu.server_errors == []
+    assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
     leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
     assert leftover == [], f"tasks left running: {leftover}"
 

@@ -53,6 +53,7 @@ async def long_world(tmp_path):
         yield emu, guild, alice, bob, carol, tmp_path / "bot.sqlite3"
         assert emu.server_errors == []
         assert emu.unhandled_requests == []
+        assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
 
 
 def assert_specific(reply, typed: str = "") -> None:

@@ -521,6 +521,7 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
                 await check_moves(run, game_id)
             await check_timers(run, idle, challenges)
             assert emu.server_errors == [] and emu.unhandled_requests == []
+            assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
             for p in (second, replacement):
                 assert await p.stop() == 0, p.log_text()
             print(await summary(run, flying, len(held), back_at - killed_at, scene.processes))
