@@ -20,6 +20,7 @@ SUITES = [
     "replay",
     "analysis",
     "tournament",
+    "loopback",
 ]
 
 

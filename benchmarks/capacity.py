@@ -1,4 +1,4 @@
-"""How many servers one bot process holds: the real bot in a child process (`bot.bot_process`,
+"""How many servers one bot process holds: the real bot in a child process (`bot.sandbox.processes`,
 as `schotten-bot run` runs it) connects to the loopback Discord emulator with a few servers,
 then with 2,500 (the most one shard may have; Discord requires sharding past that), each
 with ten text channels and a few roles, as small community servers have. The bot asks for
@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.timing import figure
-from bot.bot_process import BotProcess
-from bot.emulator import Emulator
+from bot.sandbox.processes import BotProcess
+from discord_loopback import Emulator
 
 SERVERS = 2500
 FEW = 50

@@ -23,9 +23,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from benchmarks.timing import figure
-from bot.emulator import ChatEvent, Emulator, SimChannel, SimMember
 from bot.sandbox import running_bot
 from bot.service import GameService
+from discord_loopback import ChatEvent, Emulator, SimChannel, SimMember
 
 GAMES = 20
 RATE = 20.0  # moves per second, all games together

@@ -1,6 +1,6 @@
 """End-to-end figure of a sharded bot: the load of benchmarks/e2e.py (20 games, 20 typed
 moves a second between them) through the loopback Discord emulator, against two bot
-processes of two shards each (4 shards in all, `bot.bot_process`) on one PostgreSQL
+processes of two shards each (4 shards in all, `bot.sandbox.processes`) on one PostgreSQL
 database, the games in servers on all four shards (five on each).
 
 `e2e_shards_move_p95_ms`: from a `/schotten move`'s dispatch to the board picture of the
@@ -24,9 +24,9 @@ from pathlib import Path
 
 from benchmarks.e2e import GAMES, paced_moves, start_games
 from benchmarks.timing import figure
-from bot.bot_process import BotProcess
-from bot.emulator import Emulator
+from bot.sandbox.processes import BotProcess
 from bot.service import GameService
+from discord_loopback import Emulator
 from tests.pg import MISSING, Cluster, server_bin
 
 SHARD_COUNT = 4

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from benchmarks.timing import figure
 from bot.config import Config
-from bot.emulator import Emulator
 from bot.front.client import SchottenBot
 from bot.sandbox import SimPlayer, board_posts, play_to_the_end, turns, wait_for_game
+from discord_loopback import Emulator
 from engine.api import VARIANTS
 
 COMPUTER = "siege-tactics"  # also played against the computer: its steps are a turn too

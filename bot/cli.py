@@ -225,9 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_migrate_db(args.source, args.target))
         if args.command == "check":
             return asyncio.run(_check(args.config))
-        from bot.bot_process import BotProcessError
         from bot.config import database_of
         from bot.sandbox import SandboxError, run_sandbox
+        from bot.sandbox.processes import BotProcessError
 
         setup_logging("WARNING")
         quiet_voice_warnings()

@@ -60,14 +60,14 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 # what only the bot's operator reads (command line, configuration, database copies, the
 # sandbox's narration; the bot's own words in the sandbox chat are translated).
 EXCLUDED = (
-    "bot/emulator",
+    "discord_loopback",
     "lang",
     "langtools",
     "bot/cli.py",
     "bot/config.py",
     "bot/store/migrate.py",
-    "bot/bot_process.py",
-    "bot/sandbox.py",
+    "bot/sandbox/processes.py",
+    "bot/sandbox",
 )
 
 

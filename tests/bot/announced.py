@@ -7,10 +7,10 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.emulator import Emulator, SimChannel, SimMember
 from bot.records import MatchInfo
 from bot.sandbox import board_posts
 from bot.service import GameService
+from discord_loopback import Emulator, SimChannel, SimMember
 
 
 async def settled(

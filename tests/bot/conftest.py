@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 from bot.clock import ManualClock
-from bot.emulator import Emulator
 from bot.records import Member
 from bot.service import GameService
+from discord_loopback import Emulator
 
 ALICE = Member(1, "Alice")
 BOB = Member(2, "Bob")
@@ -53,6 +53,6 @@ async def world(bot_database):
         yield emu, guild, alice, bob, carol, bot_database
         assert emu.server_errors == []
         assert emu.unhandled_requests == []
-        # Discord's description and documented limits (bot/emulator/spec.py, limits.py).
+        # Discord's description and documented limits (discord_loopback/spec.py, limits.py).
         assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
         assert emu.undescribed_requests == []  # every REST route the bot uses was checked

@@ -8,7 +8,7 @@ import pytest
 
 from bot.cli import _run, main
 from bot.config import TOKEN_HELP, ConfigError, load_config
-from bot.emulator import Emulator
+from discord_loopback import Emulator
 
 
 def test_token_comes_from_the_environment_first(tmp_path):
@@ -137,7 +137,7 @@ def test_several_sandbox_processes_need_postgresql(tmp_path, capsys):
 
 
 async def test_the_sandbox_runs_two_bot_processes_on_postgresql(tmp_path, pg_url):
-    from bot.bot_process import ROOT
+    from bot.sandbox.processes import ROOT
     from bot.service import GameService
 
     out = tmp_path / "pictures"

@@ -191,8 +191,8 @@ def emojis(components):
 def test_every_control_and_its_emoji_is_one_discord_accepts():
     import discord
 
-    from bot.emulator.limits import is_unicode_emoji
-    from bot.emulator.spec import discord_spec
+    from discord_loopback.limits import is_unicode_emoji
+    from discord_loopback.spec import discord_spec
 
     spec = discord_spec()
     create_message, _ = spec.match("POST", "/api/v10/channels/1/messages")
@@ -215,7 +215,7 @@ def test_every_control_and_its_emoji_is_one_discord_accepts():
 
 
 def test_the_emoji_check_is_discords():
-    from bot.emulator.limits import is_unicode_emoji
+    from discord_loopback.limits import is_unicode_emoji
 
     assert is_unicode_emoji("🃏") and is_unicode_emoji("⚔️") and is_unicode_emoji("👍🏽")
     # U+1F0A0 PLAYING CARD BACK is a character, not an emoji; "⚔" lacks its VS-16.

@@ -10,10 +10,10 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot.bot_process import BotProcess
-from bot.emulator import Emulator
 from bot.records import Member
+from bot.sandbox.processes import BotProcess
 from bot.service import GameService
+from discord_loopback import Emulator
 from engine.api import MatchSpec
 from tests.bot import announced
 

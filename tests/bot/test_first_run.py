@@ -14,7 +14,7 @@ import pytest
 
 from bot.cli import _run, build_parser, main
 from bot.config import ConfigError, load_config
-from bot.emulator import Emulator, point_discord_at_url
+from discord_loopback import Emulator, point_discord_at_url
 
 ROOT = Path(__file__).parents[2]
 

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator import ChatEvent, Emulator, SimMember, SimMessage
 from bot.front.rules import TOPICS
 from bot.sandbox import SimPlayer, running_bot, wait_for_version
+from discord_loopback import ChatEvent, Emulator, SimMember, SimMessage
 from engine import st1
 from engine.api import VARIANTS, game_of
 from engine.errors import GameError

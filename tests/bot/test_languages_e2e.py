@@ -70,7 +70,7 @@ def command_names(emu, guild, locale):
 
 @pytest.mark.parametrize("server", ["fr", "de"])
 async def test_a_french_and_a_german_member_play_without_english(tmp_path, server):
-    from bot.emulator import Emulator
+    from discord_loopback import Emulator
 
     catalogs.MISSES.clear()
     async with Emulator() as emu, emu.point_discord():

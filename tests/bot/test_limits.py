@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from bot.emulator import SimulationError
 from bot.front.replies import SORRY
 from bot.records import Member
 from bot.sandbox import running_bot
 from bot.service import MAX_MOVE_LENGTH
+from discord_loopback import SimulationError
 from engine.api import VARIANTS, MatchSpec
 
 from .test_e2e import start_game
@@ -43,7 +43,7 @@ def long_name(stem: str) -> str:
 
 @pytest.fixture
 async def long_world(tmp_path):
-    from bot.emulator import Emulator
+    from discord_loopback import Emulator
 
     async with Emulator() as emu, emu.point_discord():
         guild = emu.create_guild("A Server With A Rather Long Name Indeed For Tests")

@@ -4,8 +4,8 @@ emulator, reports the application, the commands and each server's missing permis
 
 from bot.check import run_check
 from bot.config import Config
-from bot.emulator import permissions as perms
 from bot.sandbox import running_bot
+from discord_loopback import permissions as perms
 
 
 async def challenge(member, bob, where, **options):

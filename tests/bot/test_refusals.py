@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.clock import ManualClock
-from bot.emulator import permissions as perms
 from bot.sandbox import SimPlayer, running_bot, wait_for_announcements
+from discord_loopback import permissions as perms
 from engine.api import new_match
 
 from .test_e2e import start_game

@@ -23,8 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import service as service_module
-from bot.bot_process import BotProcess
-from bot.emulator import (
+from bot.front import texts
+from bot.records import MatchInfo, MoveResult
+from bot.sandbox.processes import BotProcess
+from bot.service import GameService
+from bot.store import Settings
+from discord_loopback import (
     ChatEvent,
     Emulator,
     EmulatorTimeout,
@@ -34,10 +38,6 @@ from bot.emulator import (
     SimMember,
     SimMessage,
 )
-from bot.front import texts
-from bot.records import MatchInfo, MoveResult
-from bot.service import GameService
-from bot.store import Settings
 from tests.bot.announced import check_everything_announced, settled
 
 SHARD_COUNT = 4

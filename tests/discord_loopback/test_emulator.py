@@ -23,7 +23,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.emulator import (
+from discord_loopback import (
     ChatPrinter,
     Emulator,
     EmulatorTimeout,

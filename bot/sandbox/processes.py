@@ -2,7 +2,7 @@
 parent: how the sandbox runs several bot processes, and how the tests and benchmarks crash,
 restart and shard them.
 
-The child, `python -m bot.bot_process BASE_URL [--shards 0-1 --shard-count 4]` with the
+The child, `python -m bot.sandbox.processes BASE_URL [--shards 0-1 --shard-count 4]` with the
 emulator's token in DISCORD_TOKEN (as for `schotten-bot run`) and the database (a SQLite
 file, or a PostgreSQL URL that may hold a password) in SCHOTTEN_DATABASE, so that neither
 shows in `ps`, runs exactly what `schotten-bot run` runs (`bot.runner.serve`, with its SIGTERM
@@ -27,10 +27,10 @@ from bot.config import Config, check_shards, database_of, parse_shards
 from bot.front.client import SchottenBot
 
 if TYPE_CHECKING:
-    from bot.emulator import Emulator
-    from bot.emulator.gateway import GatewaySession
+    from discord_loopback import Emulator
+    from discord_loopback.gateway import GatewaySession
 
-ROOT = Path(__file__).resolve().parents[1]  # the folder holding the bot package
+ROOT = Path(__file__).resolve().parents[2]  # the folder holding the bot package
 DATABASE_VARIABLE = "SCHOTTEN_DATABASE"
 
 
@@ -56,7 +56,7 @@ def _shards(text: str) -> tuple[int, int]:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.bot_process",
+        prog="python -m bot.sandbox.processes",
         description="Run the bot against a Discord emulator at BASE_URL (token: DISCORD_TOKEN,"
         " database: SCHOTTEN_DATABASE).",
     )
@@ -69,8 +69,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _main(argv: list[str]) -> int:
-    from bot.emulator import point_discord_at_url
     from bot.runner import quiet_voice_warnings, serve
+    from discord_loopback import point_discord_at_url
 
     args = _parser().parse_args(argv)
     check_shards(args.shards, args.shard_count)
@@ -145,7 +145,7 @@ class BotProcess:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     def command(self) -> list[str]:
-        argv = [sys.executable, "-m", "bot.bot_process", self.emu.base_url]
+        argv = [sys.executable, "-m", "bot.sandbox.processes", self.emu.base_url]
         if self.shards is not None:
             argv += ["--shards", f"{self.shards[0]}-{self.shards[1]}"]
         if self.shard_count is not None:

@@ -18,9 +18,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.emulator import Emulator, EmulatorTimeout, SimGuild, SimulationError, shard_of
-from bot.emulator.gateway import GatewaySession
-from bot.emulator.models import JSON
+from discord_loopback import Emulator, EmulatorTimeout, SimGuild, SimulationError, shard_of
+from discord_loopback.gateway import GatewaySession
+from discord_loopback.models import JSON
 
 
 class Probe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"probe:(?P<tag>[a-z]+)"):

@@ -1,4 +1,7 @@
-"""A loopback Discord emulator for end-to-end tests and the sandbox.
+"""A loopback Discord for end-to-end tests and the sandbox (see README.md beside this file).
+
+A package of its own: it imports nothing of the bot, the engine or the pictures, and the
+bot's runtime path (`schotten-bot run`) never imports it; only the sandbox and the tests do.
 
 The real discord.py client (2.7) connects to it on 127.0.0.1: the emulator serves the gateway
 websocket (HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME/RECONNECT, zlib-stream),
@@ -38,7 +41,7 @@ the emulator's own JSON answers against the operation's response schema
 Example::
 
     import discord
-    from bot.emulator import Emulator
+    from discord_loopback import Emulator
 
     async with Emulator() as emu, emu.point_discord():
         guild = emu.create_guild("Test Server")
@@ -102,8 +105,12 @@ Notes:
 * discord.py fires ``on_ready`` ``guild_ready_timeout`` (2 s by default) after the last
   GUILD_CREATE and leaves that timer task pending if the client closes sooner; tests should
   pass a small ``guild_ready_timeout`` and ``await client.wait_until_ready()``.
-* Not emulated: rate limits (never 429), channel permission overwrites, voice, presences,
-  forums, stickers, polls, message fetch by members, application command permissions v2.
+* Channel permission overwrites are computed as Discord does (roles, then the channel's
+  overwrites, threads following their parent) and enforced on the bot's posts, edits and
+  threads (``emu.world.set_permissions``); ``emu.refuse(...)`` plants a refusal (an error
+  Discord could send, a 429 with its ``Retry-After``) on chosen requests.
+* Not emulated: rate limits (no 429 but planted ones), voice, presences, forums, stickers,
+  polls, message fetch by members, application command permissions v2.
 """
 
 from __future__ import annotations

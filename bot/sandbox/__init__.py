@@ -1,7 +1,7 @@
 """`schotten-bot sandbox`: the real bot against the loopback Discord emulator, with two
 simulated members who play a whole game through slash commands and buttons while the chat
 is printed and every picture is saved. Nothing leaves this machine and no token is needed.
-With `processes` above 1 the bot runs in that many child processes (`bot.bot_process`) on
+With `processes` above 1 the bot runs in that many child processes (`bot.sandbox.processes`) on
 one PostgreSQL database, one shard each, as a sharded deployment runs.
 
 `SimPlayer` and the waits below are also what the end-to-end tests use to play; they read
@@ -19,14 +19,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from bot.bot_process import BotProcess
 from bot.clock import Clock
 from bot.config import Config, ConfigError
-from bot.emulator import Emulator, SimChannel, SimGuild, SimMember, SimMessage
 from bot.front.client import SchottenBot
 from bot.records import MatchInfo
+from bot.sandbox.processes import BotProcess
 from bot.service import GameService
 from bot.store import is_postgres, safe_database
+from discord_loopback import Emulator, SimChannel, SimGuild, SimMember, SimMessage
 from lang import DEFAULT, language_of
 
 # Where the waits read the games: a bot in this process, or the bot's database.

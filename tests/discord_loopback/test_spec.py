@@ -2,25 +2,20 @@
 
 Each case sends one request through the real discord.py client (its HTTP client, so that
 payloads discord.py's own builders would stop can be sent too) and expects 400 / 50035
-"Invalid Form Body" with Discord's code at the right place of the ``errors`` tree. Then a
-game is played with the emulator checking its own responses against the description.
+"Invalid Form Body" with Discord's code at the right place of the ``errors`` tree.
+(tests/bot/test_discord_contract.py plays a game with the emulator checking its own
+responses against the description.)
 """
 
-import asyncio
-import statistics
-import time
 from typing import Any
 
 import discord
 import pytest
 from discord.http import Route
 
-from bot.emulator import Emulator
-from bot.emulator.limits import LIMITS, command_size_of
-from bot.emulator.spec import LENIENCIES, discord_spec
-from bot.sandbox import running_bot
-
-from .test_e2e import start_game
+from discord_loopback import Emulator
+from discord_loopback.limits import LIMITS, command_size_of
+from discord_loopback.spec import LENIENCIES, discord_spec
 
 
 def button(custom_id: str = "b", **extra: Any) -> dict[str, Any]:
@@ -336,51 +331,3 @@ def test_a_commands_size_counts_its_longest_localisations():
     )
     # "spielen" (7) + "Play a game" (11) + "move" (4) + "A move" (6) + "ab" (2) + "abc" (3)
     assert command_size_of(body) == 33
-
-
-def test_validating_a_message_costs_about_a_millisecond_or_two():
-    spec = discord_spec()
-    create, _ = spec.match("POST", "/api/v10/channels/1/messages")
-    body = {
-        "content": "Alice played R7 on stone 3",
-        "embeds": [
-            {"title": "Board", "description": "d" * 200, "fields": [{"name": "n", "value": "v"}]}
-        ],
-        "components": [
-            row(*(button(f"m{i}", label=f"Stone {i}") for i in range(5))),
-            row(select(options=[option(f"v{i}") for i in range(9)], placeholder="Play a card")),
-            row(button("h", emoji={"name": "🃏"})),
-        ],
-        "attachments": [{"id": 0, "filename": "board.png"}],
-    }
-    assert spec.check_body(create, "application/json", body) == []
-    times = []
-    for _ in range(30):
-        start = time.perf_counter()
-        spec.check_body(create, "application/json", body)
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.02  # measured ~1.5 ms; generous for a busy machine
-
-
-async def test_the_emulators_answers_follow_the_description(tmp_path):
-    """A game through the real bot, the emulator checking every JSON answer it gives against
-    the operation's response schema for that status."""
-    async with Emulator(check_responses=True) as emu, emu.point_discord():
-        guild = emu.create_guild("Test Server")
-        alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
-        async with running_bot(emu, tmp_path / "bot.sqlite3") as bot:
-            info = await start_game(bot, emu, guild, alice, bob)
-            thread = emu.world.channel(info.channel_id)
-            choices = await alice.autocomplete(("schotten", "move"), "notation", where=thread)
-            assert choices
-            handle = await bob.slash(("schotten", "resign"), where=thread)
-            confirm = await handle.reply()
-            await (await bob.click(confirm, label="Yes, resign")).ack()
-            await emu.wait_for_message(lambda m: "wins" in m.content, timeout=10)
-            await asyncio.sleep(0.2)
-            await emu.assert_all_acknowledged()
-        assert emu.server_errors == [] and emu.refused_requests == []
-        assert emu.undescribed_requests == []
-        assert emu.response_mismatches == [], "\n".join(map(str, emu.response_mismatches))
-        routes = {r.path.split("/")[3] for r in emu.requests if r.path.startswith("/api/")}
-        assert {"channels", "interactions", "webhooks", "applications", "users"} <= routes
