@@ -50,7 +50,12 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     # The move keywords' aliases (bot/notation.py): short words members type.
     "notation": ("bot/notation.py",),
     # The slash commands' answers, looking back at games and tournaments.
-    "features": ("bot/front/commands.py", "bot/front/lookback.py", "bot/front/tournaments.py"),
+    "features": (
+        "bot/front/commands.py",
+        "bot/front/match_options.py",
+        "bot/front/lookback.py",
+        "bot/front/tournaments.py",
+    ),
     # Playing: the board and hand messages, buttons, DMs, refusals.
     "front": ("bot/front",),
     "bot": ("bot",),
