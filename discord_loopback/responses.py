@@ -168,7 +168,12 @@ class InteractionResponder:
         world = self._emu.world
         loop = asyncio.get_running_loop()
         original = record.original
-        if record.callback_type == DEFERRED_CHANNEL_MESSAGE and original and original.loading:
+        if (
+            record.callback_type == DEFERRED_CHANNEL_MESSAGE
+            and original is not None
+            and original.loading
+            and not original.deleted  # deleted by the bot: a followup is a message of its own
+        ):
             # The first followup fills the "thinking…" message; ephemerality stays the defer's.
             message = world.edit(original, body, finish_loading=True)
             record.responses.append(Response(loop.time(), "reply", message))

@@ -29,6 +29,7 @@ class CardGame:
     CARDS_BY_VALUE: ClassVar[tuple[Card, ...]]  # the whole deck, value descending
     ALL_BITS: ClassVar[int]  # the same cards as bits
     NOUN: ClassVar[str]  # a place, in refusals: "stone" or "tile"
+    RULE_SETS: ClassVar[tuple[FormationRules, ...]]  # every rule set a place may have
     VERB: ClassVar[str]  # what is done to it: "claim" or "take"
 
     log: list[tuple[int, str]]
@@ -126,11 +127,20 @@ class CardGame:
             self._pool = (seen, Pool.of_bits(self.ALL_BITS & ~seen, self.CARDS_BY_VALUE))
         return self._pool[1]
 
-    def _table(self, rules: FormationRules) -> proof_tables.Table | None:
-        key = (rules, self.kind)  # equal rules of the two games differ by their decks
+    @classmethod
+    def prepare(cls) -> None:
+        """Build the claim tables of every rule set now: otherwise the first claim under
+        each rule set builds its table, which takes a few hundred milliseconds (a server
+        prepares before its first move)."""
+        for rules in cls.RULE_SETS:
+            cls._table(rules)
+
+    @classmethod
+    def _table(cls, rules: FormationRules) -> proof_tables.Table | None:
+        key = (rules, cls.kind)  # equal rules of the two games differ by their decks
         found = _TABLES.get(key, _NONE)
         if found is _NONE:
-            found = _TABLES[key] = proof_tables.table(rules, self.CARDS_BY_VALUE)
+            found = _TABLES[key] = proof_tables.table(rules, cls.CARDS_BY_VALUE)
         return found  # type: ignore[return-value]
 
     def _beating(

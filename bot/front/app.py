@@ -5,8 +5,9 @@ The Front composes the front's parts: it makes the relay and the tournament desk
 client hands it to the commands, the controls and the computer; each part knows it only by
 its protocol in `ports.py`, so none imports this module.
 
-Every path that may take time answers Discord first (defer) and then follows up; pictures
-are drawn in worker threads so the gateway heartbeat never waits.
+Every request is acknowledged before anything that can wait (the database, a picture, a busy
+machine): Discord drops an interaction not acknowledged within 3 s. Then the answer follows
+up; pictures are drawn in worker threads so the gateway heartbeat never waits.
 
 Who reads decides the language. A request speaks its member's language (`listen`, at its
 entry point): replies, refusals, the controls they see privately. What the channel sees (the
@@ -38,7 +39,7 @@ from bot.front.controls import (
 )
 from bot.front.picker import build_picker
 from bot.front.relay import Relay, plainest
-from bot.front.replies import MISSING, PING, QUIET, member_of, quietly, report, say
+from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
 from bot.notation import canonical
@@ -84,6 +85,8 @@ class Front:
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # Writes no answer waits for (a member's language), kept until done.
+        self._later: set[asyncio.Task[None]] = set()
 
     # Requests under way ------------------------------------------------------------------------
 
@@ -105,9 +108,16 @@ class Front:
                 self._idle.set()
 
     async def wait_idle(self, timeout: float) -> bool:
-        """Wait until no request is under way (False if some still were after `timeout`)."""
+        """Wait until no request is under way, nor a write one started beside it (False if
+        some still were after `timeout`)."""
+
+        async def idle() -> None:
+            await self._idle.wait()
+            while self._later:
+                await asyncio.wait(set(self._later))
+
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
+            await asyncio.wait_for(idle(), timeout)
         except TimeoutError:
             return False
         return True
@@ -117,17 +127,22 @@ class Front:
     async def listen(self, interaction: discord.Interaction) -> str:
         """At a request's entry point (every command, autocomplete and control): speak the
         member's client language for the rest of the request, and remember it for what is
-        sent to them later. Never fails: a language not stored is only a later DM in
-        another language."""
+        sent to them later, beside the request rather than before its acknowledgement.
+        Never fails: a language not stored is only a later DM in another language."""
         language = language_of(interaction.locale)
         use(language)
         user = interaction.user
         if user is not None and not user.bot:
-            try:
-                await self.service.remember_language(user.id, language)
-            except Exception:
-                log.exception("could not store the language of user %s", user.id)
+            task = asyncio.create_task(self._remember_language(user.id, language))
+            self._later.add(task)
+            task.add_done_callback(self._later.discard)
         return language
+
+    async def _remember_language(self, user_id: int, language: str) -> None:
+        try:
+            await self.service.remember_language(user_id, language)
+        except Exception:
+            log.exception("could not store the language of user %s", user_id)
 
     async def server_language(self, guild_id: int | None) -> str:
         """The language of a server's public posts: the one its managers chose, else the
@@ -200,7 +215,7 @@ class Front:
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, private=True)
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
         if seat is None:
@@ -305,6 +320,7 @@ class Front:
         step: tuple[str, str] | None,
     ) -> None:
         """The second step of a choice (where a card goes), or back to all choices."""
+        await interaction.response.defer()  # then the hand's message shows the step
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
         if seat is None:
@@ -327,7 +343,7 @@ class Front:
         legal = [str(m) for m in info.match.legal_moves()]
         if step is None:
             view = self._controls(info, seat, version, legal)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=texts.hand_caption(info, seat), view=view
             )
             return
@@ -339,7 +355,7 @@ class Front:
                 )
             )
         prompt, view = step_view(info.id, version, info.spec.game, legal, step)
-        await interaction.response.edit_message(content=prompt, view=view)
+        await interaction.edit_original_response(content=prompt, view=view)
 
     async def after_move(self, result: MoveResult, *, replied: bool = False) -> None:
         """Announce a stored move. What to announce was stored with the move (the outbox);
@@ -374,7 +390,7 @@ class Front:
                     moved = True
         if info is None:
             info = await self.match_here(interaction)  # says why there is nothing to show
-        await interaction.response.defer(thinking=True)
+        await acknowledge(interaction)  # done by the command already; here for other callers
         found = info
 
         def view() -> discord.ui.View:
@@ -447,9 +463,9 @@ class Front:
         role: str | None,
         level: str | None,
     ) -> None:
-        # The service answers in milliseconds, so refusals can still be private replies.
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused(_("Challenges are made in a server's channel."))
+        await acknowledge(interaction)  # the challenge is for the channel; a refusal is not
         await self.check_permissions(interaction)
         me = self.client.user
         info = await self.service.challenge(
@@ -472,17 +488,19 @@ class Front:
                 view.add_item(AcceptButton(info.id))
                 view.add_item(DeclineButton(info.id))
         if info.ai_level is not None:
-            await interaction.response.send_message(content, allowed_mentions=QUIET)
+            await interaction.followup.send(content, allowed_mentions=QUIET)
             await self._start(interaction, info, announce=None)
             return
-        await interaction.response.send_message(content, view=view, allowed_mentions=PING)
-        message = await interaction.original_response()
+        message = await interaction.followup.send(
+            content, view=view, allowed_mentions=PING, wait=True
+        )
         await self.service.set_challenge_message(info.id, message.id)
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer()  # a click: its message will say it
         info = await self.service.check_accept(challenge_id, interaction.user.id)
         await self.check_permissions(interaction)
-        await interaction.response.defer()
         await self._start(interaction, info, announce=interaction)
 
     async def check_permissions(self, interaction: discord.Interaction) -> None:
@@ -563,12 +581,14 @@ class Front:
             return None
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        await interaction.response.defer()  # a click: its message will say it
         info = await self.service.decline(challenge_id, interaction.user.id)
         with speaking(await self.server_language(info.guild_id)):
             content = texts.declined(info)
-        await interaction.response.edit_message(content=content, view=None)
+        await interaction.edit_original_response(content=content, view=None)
 
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        await acknowledge(interaction)  # the new challenge is for the channel
         info = await self.service.match(match_id)
         seat = info.seat_of(interaction.user.id)
         if seat is None:

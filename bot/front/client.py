@@ -22,10 +22,24 @@ from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
+from bot.notation import aliases
 from bot.service import GameService
-from lang import language_of, use
+from engine.api import prepare as prepare_engine
+from lang import LANGUAGES, language_of, use
+from lang.catalogs import translations
 
 log = logging.getLogger("schotten.bot")
+
+
+def prepare() -> None:
+    """Build what is otherwise built by the first request that needs it, in the event loop,
+    while every other request waits: the engine's claim tables and each language's catalog
+    and move words (a second or so at most, once, before the bot connects)."""
+    prepare_engine()
+    for language in LANGUAGES:
+        translations(language)
+    for game in ("st1", "st2"):
+        aliases(game)
 
 
 class SchottenBot(discord.AutoShardedClient):
@@ -71,6 +85,7 @@ class SchottenBot(discord.AutoShardedClient):
         self.computer: Computer | None = None
 
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(prepare)
         seeds: dict[str, Any] = {}
         if self.seed is not None:
             deals = random.Random(self.seed)

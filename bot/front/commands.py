@@ -1,5 +1,6 @@
 """The slash commands: one group, `/schotten`. Each handler turns an interaction into one
-front-end or service call; refusals go to the tree's error handler (the one error path)."""
+front-end or service call; refusals go to the tree's error handler (the one error path).
+A handler acknowledges its interaction before it asks the database anything."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.errors import Refused
 from bot.front import lookback, texts
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
-from bot.front.replies import QUIET, is_manager
+from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.tournaments import TournamentCommands
 from bot.notation import fold, in_language
@@ -106,29 +107,32 @@ class SchottenCommands(app_commands.Group):
     @app_commands.command(description="Accept the latest challenge made to you in this channel")
     @gated
     async def accept(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         cid = await self._my_challenge(interaction, made=False)
         await self.front.accept(interaction, cid)
 
     @app_commands.command(description="Decline the latest challenge made to you in this channel")
     @gated
     async def decline(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         cid = await self._my_challenge(interaction, made=False)
         info = await self.service.decline(cid, interaction.user.id)
         with speaking(await self.front.server_language(interaction.guild_id)):
             text = texts.declined(info)
-        await interaction.response.send_message(text, allowed_mentions=QUIET)
+        await interaction.followup.send(text, allowed_mentions=QUIET)
         await self.front.edit_challenge(info, text)
 
     @app_commands.command(description="Cancel your latest challenge in this channel")
     @gated
     async def cancel(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         cid = await self._my_challenge(interaction, made=True)
         info = await self.service.cancel(cid, interaction.user.id)
         with speaking(await self.front.server_language(interaction.guild_id)):
             text = _("{player} cancelled the challenge: {challenge}.").format(
                 player=info.challenger.name, challenge=localise(info.describe())
             )
-        await interaction.response.send_message(text, allowed_mentions=QUIET)
+        await interaction.followup.send(text, allowed_mentions=QUIET)
         await self.front.edit_challenge(info, text)
 
     # Playing ---------------------------------------------------------------------------------
@@ -150,7 +154,8 @@ class SchottenCommands(app_commands.Group):
         try:
             if interaction.channel_id is None:
                 return []
-            info = await self.service.active_match(interaction.channel_id)
+            lookup = self.service.active_match(interaction.channel_id)
+            info = await asyncio.wait_for(lookup, SUGGESTION_SECONDS)
             if info is None:
                 return [_say(_("No game is running in this channel."))]
             seat = info.seat_of(interaction.user.id)
@@ -171,6 +176,9 @@ class SchottenCommands(app_commands.Group):
                 )
                 return [_say(turn)]
             legal = [str(m) for m in info.match.legal_moves()]
+        except TimeoutError:
+            log.warning("no move suggestions: the game took over %s s to read", SUGGESTION_SECONDS)
+            return []
         except Exception:  # suggestions are best effort
             log.exception("move suggestions")
             return []
@@ -186,17 +194,20 @@ class SchottenCommands(app_commands.Group):
     @app_commands.command(description="See your hand privately, with buttons to make your move")
     @gated
     async def hand(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, private=True)
         info = await self.front.match_here(interaction)
         await self.front.show_hand(interaction, info.id)
 
     @app_commands.command(description="Post this channel's board again")
     @gated
     async def board(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         await self.front.board_here(interaction)
 
     @app_commands.command(description="Give up the game in this channel (asks to confirm)")
     @gated
     async def resign(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, private=True)
         info = await self.front.match_here(interaction)
         await self.front.confirm_resign(interaction, info)
 
@@ -212,6 +223,7 @@ class SchottenCommands(app_commands.Group):
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         guild = _guild(interaction)
+        await acknowledge(interaction)
         board = await self.service.leaderboard(guild, game, page)
         with speaking(await self.front.server_language(guild)):  # a public post
             lines = [
@@ -233,7 +245,7 @@ class SchottenCommands(app_commands.Group):
                 page=board.page, pages=board.pages, meaning=term(ratings.MEANING)
             )
             embed.set_footer(text=footer)
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(description="A player's results and ratings on this server")
     @app_commands.describe(member="Whose stats (you, if left out)", against="Their record against")
@@ -246,15 +258,15 @@ class SchottenCommands(app_commands.Group):
     ) -> None:
         who = member or interaction.user
         guild = _guild(interaction)
+        await acknowledge(interaction)
         stats = await self.service.stats(guild, who.id, against=against.id if against else None)
         language = await self.front.server_language(guild)  # the stats are posted publicly
         with speaking(language):
             embed = _stats_embed(stats, who.display_name)
         history = await self.service.rating_history(guild, who.id)
         if not history:  # no rated game yet: no chart
-            await interaction.response.send_message(embed=embed)
+            await interaction.followup.send(embed=embed)
             return
-        await interaction.response.defer(thinking=True)
         chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name, language)
         filename = f"rating-{who.id}.png"
         embed.set_image(url=f"attachment://{filename}")
@@ -303,13 +315,13 @@ class SchottenCommands(app_commands.Group):
         member: discord.Member | None = None,
         game_id: int | None = None,
     ) -> None:
+        await acknowledge(interaction)
         if game_id is not None:
             info = await self.service.match(game_id)
             if info.guild_id != interaction.guild_id:
                 raise Refused(
                     say("Game #{game_id} was not played on this server.", game_id=game_id)
                 )
-            await interaction.response.defer(thinking=True)
             text = await self.service.export(game_id)
             file = discord.File(io.BytesIO(text.encode()), filename=f"schotten-{game_id}.txt")
             with speaking(await self.front.server_language(info.guild_id)):  # a public post
@@ -329,7 +341,7 @@ class SchottenCommands(app_commands.Group):
                 colour=discord.Colour.blurple(),
             )
             embed.set_footer(text=_("`/schotten history game_id:N` sends one game's full record."))
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(description="The rules, in short")
     @app_commands.choices(topic=TOPIC_CHOICES)
@@ -361,6 +373,7 @@ class SchottenCommands(app_commands.Group):
         language: str | None = None,
     ) -> None:
         guild = _guild(interaction)
+        await acknowledge(interaction, private=True)
         changes: dict[str, Any] = {
             k: v
             for k, v in {
@@ -411,7 +424,7 @@ class SchottenCommands(app_commands.Group):
             else _("• who may analyse a finished game: its two players"),
             spoken,
         ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 
 def _guild(interaction: discord.Interaction) -> int:

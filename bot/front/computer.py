@@ -1,5 +1,7 @@
 """The computer opponent on Discord: its turns are searched in a process pool, so that no
-other game waits for it and the gateway heartbeat never stalls.
+other game waits for it and the gateway heartbeat never stalls. Its workers run at a lower
+priority than the bot: on a busy machine the searches wait, not the acknowledgements
+Discord wants within 3 s.
 
 Nothing is kept in memory that a restart would lose: the games waiting for the computer are
 found in the database (`service.computer_turns()`), on start-up and whenever woken.
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -20,6 +23,14 @@ from engine.api import load_match
 from engine.errors import GameError
 
 log = logging.getLogger("schotten.bot")
+# How much nicer than the bot the search workers are (os.nice): the bot's event loop gets
+# the processor first, a search still gets its share (at 5, about a third of the bot's).
+WORKER_NICENESS = 5
+
+
+def _worker_start() -> None:
+    """In each worker process, once: give way to the bot."""
+    os.nice(WORKER_NICENESS)
 
 
 def choose(state: dict[str, Any], seat: int, level: str, seed: int) -> str:
@@ -42,7 +53,7 @@ class Computer:
         self.rng = random.Random()
 
     def start(self) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=self.workers)
+        self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start)
         self._task = asyncio.create_task(self._run(), name="computer")
         self.wake()
 

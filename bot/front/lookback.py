@@ -21,6 +21,7 @@ import discord
 from bot import lookback
 from bot.errors import Refused
 from bot.front.ports import LookbackFront
+from bot.front.replies import acknowledge
 from bot.lookback import Finished
 from bot.records import RatingStep
 from engine.ai.analysis import Judgement, costliest
@@ -96,9 +97,9 @@ def _replay(game: Finished, max_bytes: int, language: str) -> Any:
 
 
 async def replay(front: LookbackFront, interaction: discord.Interaction, game_id: int) -> None:
+    await acknowledge(interaction)  # the replay is public; a refusal is not
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
     limit = min(REPLAY_MAX_BYTES, interaction.filesize_limit)
-    await interaction.response.defer(thinking=True)
     language = await front.server_language(interaction.guild_id)  # the replay is public
     async with front.heavy:
         try:
@@ -294,8 +295,10 @@ async def analyse(
         member.id if member is not None else None,
         member.display_name if member is not None else "",
     )
-    indices = await asyncio.to_thread(game.decision_indices)
+    # Who may see it decides how it is acknowledged: the database is asked first (quickly),
+    # the engine's replay of the game comes after.
     await interaction.response.defer(thinking=True, ephemeral=not public)
+    indices = await asyncio.to_thread(game.decision_indices)
     # A public analysis is in the server's language, a private one in the member's.
     language = await front.server_language(interaction.guild_id) if public else current()
     with speaking(language):
@@ -354,6 +357,7 @@ async def _analyse(
 
 
 async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> None:
+    await acknowledge(interaction, private=True)
     info = await front.match_here(interaction)
     seat = info.seat_of(interaction.user.id)
     if info.ai_seat is None:
@@ -374,7 +378,6 @@ async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> N
     if info.to_decide != seat:
         raise Refused(say("It is the computer's turn; ask again when the decision is yours."))
     level = "hard" if info.ai_level == "hard" else "normal"
-    await interaction.response.defer(thinking=True, ephemeral=True)
     seed = random.Random(info.id * 1_000_003 + info.version).getrandbits(62)
     move, chance = await in_pool(front, lookback.hint_for, info.match.to_json(), seat, level, seed)
     # TRANSLATORS: {move} is a move's notation; {level} the search level (normal or hard).

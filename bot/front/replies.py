@@ -23,7 +23,23 @@ MISSING: Any = discord.utils.MISSING
 QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False)
 PING = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
+# Marks (in `Interaction.extras`) a request acknowledged with "thinking…" for the channel.
+THINKING_IN_PUBLIC = "schotten:thinking-in-public"
+# What an autocomplete may spend looking things up: it cannot be deferred, and Discord drops
+# an answer later than 3 s after the member typed (suggesting nothing is better).
+SUGGESTION_SECONDS = 1.5
 SORRY = N_("Sorry, something went wrong on my side. Nothing was changed; please try again.")
+
+
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """Acknowledge at once, with "thinking…" (for the channel, or `private`ly), before any
+    work that can wait (the database, a picture, a busy machine): Discord drops an
+    interaction not acknowledged within 3 s. The answer then fills the "thinking…"
+    message (`followup.send`, `edit_original_response`); a refusal still goes privately
+    (see `say`). Nothing if the interaction was acknowledged already."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=private, thinking=True)
+        interaction.extras[THINKING_IN_PUBLIC] = not private
 
 
 async def say(
@@ -33,11 +49,21 @@ async def say(
     ephemeral: bool = True,
     **kwargs: Any,
 ) -> None:
-    """Answer an interaction whether or not it was already deferred or answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    else:
+    """Answer an interaction whether or not it was already deferred or answered. A private
+    answer to a request acknowledged in public ("thinking…" for the channel, not yet
+    filled) takes that message away first, so that a refusal is never shown to all."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        return
+    if ephemeral and interaction.extras.get(THINKING_IN_PUBLIC):
+        try:
+            original = await interaction.original_response()
+            if original.flags.loading:  # not filled yet: nothing but "thinking…" is lost
+                await interaction.delete_original_response()
+            interaction.extras[THINKING_IN_PUBLIC] = False
+        except discord.HTTPException as e:  # then the answer fills the public message
+            log.info("could not take back a public 'thinking…': %s", e)
+    await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
 
 
 async def report(interaction: discord.Interaction, error: BaseException, *, where: str) -> None:

@@ -21,7 +21,15 @@ from bot.errors import Refused
 from bot.front.controls import JoinTournamentButton
 from bot.front.match_options import spec_from_options
 from bot.front.ports import DeskFront
-from bot.front.replies import PING, QUIET, is_manager, member_of, quietly
+from bot.front.replies import (
+    PING,
+    QUIET,
+    SUGGESTION_SECONDS,
+    acknowledge,
+    is_manager,
+    member_of,
+    quietly,
+)
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
 from engine.api import VARIANTS, MatchSpec
@@ -176,6 +184,7 @@ class TournamentCommands(app_commands.Group):
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
     async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with self.front.working():
+            await acknowledge(interaction, private=True)
             t = await self._pick(interaction, tournament)
             await self.front.desk.join(interaction, t.id)
 
@@ -183,9 +192,10 @@ class TournamentCommands(app_commands.Group):
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
     async def leave(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with self.front.working():
+            await acknowledge(interaction, private=True)
             t = await self._pick(interaction, tournament)
             t = await self.front.tournaments.leave(t.id, interaction.user.id)
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 _("You left {name}; {count} player(s) remain.").format(
                     name=t.name, count=len(t.entrants)
                 ),
@@ -197,8 +207,8 @@ class TournamentCommands(app_commands.Group):
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with self.front.working():
+            await acknowledge(interaction)
             t = await self._pick(interaction, tournament)
-            await interaction.response.defer(thinking=True)
             t = await self.front.tournaments.start(
                 t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
@@ -225,8 +235,8 @@ class TournamentCommands(app_commands.Group):
         page: app_commands.Range[int, 1, 20] = 1,
     ) -> None:
         async with self.front.working():
+            await acknowledge(interaction)
             t = await self._pick(interaction, tournament)
-            await interaction.response.defer(thinking=True)
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 text, file = await self.front.desk.standings_message(t, page)
             await interaction.followup.send(text, file=file, allowed_mentions=QUIET)
@@ -240,6 +250,7 @@ class TournamentCommands(app_commands.Group):
         tournament: str | None = None,
     ) -> None:
         async with self.front.working():
+            await acknowledge(interaction)
             t = await self._pick(interaction, tournament)
             if t.round == 0:
                 raise Refused(say("{name} has not started yet; nobody is paired.", name=t.name))
@@ -258,14 +269,13 @@ class TournamentCommands(app_commands.Group):
                 head = _("**{name}**, round {round} of {rounds}:").format(
                     name=t.name, round=r, rounds=t.rounds
                 )
-            await interaction.response.send_message(
-                "\n".join([head, *lines]), allowed_mentions=QUIET
-            )
+            await interaction.followup.send("\n".join([head, *lines]), allowed_mentions=QUIET)
 
     @app_commands.command(description="Cancel a tournament (creator or managers)")
     @app_commands.describe(tournament="Which one (the only live one, if left out)")
     async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with self.front.working():
+            await acknowledge(interaction)
             t = await self._pick(interaction, tournament)
             t = await self.front.tournaments.cancel(
                 t.id, interaction.user.id, is_manager=is_manager(interaction)
@@ -276,16 +286,18 @@ class TournamentCommands(app_commands.Group):
                     "**{name}** is cancelled. Games under way can still be played out; they"
                     " no longer count for it."
                 ).format(name=t.name)
-            await interaction.response.send_message(text)
+            await interaction.followup.send(text)
 
     @app_commands.command(name="list", description="Tournaments open or running here")
     async def list_(self, interaction: discord.Interaction) -> None:
         async with self.front.working():
-            live = await self.front.tournaments.live(_guild(interaction))
+            guild = _guild(interaction)
+            await acknowledge(interaction, private=True)
+            live = await self.front.tournaments.live(guild)
             lines = [_live_line(t) for t in live] or [
                 _("No tournament is open or running; a manager can create one.")
             ]
-            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @join.autocomplete("tournament")
     @leave.autocomplete("tournament")
@@ -297,8 +309,9 @@ class TournamentCommands(app_commands.Group):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            live = await self.front.tournaments.live(_guild(interaction))
-        except Exception:  # suggestions are best effort
+            lookup = self.front.tournaments.live(_guild(interaction))
+            live = await asyncio.wait_for(lookup, SUGGESTION_SECONDS)
+        except Exception:  # suggestions are best effort (a slow lookup too)
             return []
         typed = current.casefold()
         return [
@@ -370,6 +383,7 @@ class TournamentDesk:
                     channel=channel.mention,
                 )
             )
+        await acknowledge(interaction)  # the announcement is for the channel
         t = await self.tournaments.create(
             guild_id=guild.id,
             channel_id=channel.id,
@@ -384,17 +398,19 @@ class TournamentDesk:
         with speaking(await self.front.server_language(t.guild_id)):  # a public post
             text = announcement(t)
             view = _join_view(t)
-        await interaction.response.send_message(text, view=view, allowed_mentions=QUIET)
-        message = await interaction.original_response()
+        message = await interaction.followup.send(
+            text, view=view, allowed_mentions=QUIET, wait=True
+        )
         await self.tournaments.set_message(t.id, message.id)
 
     async def join(self, interaction: discord.Interaction, tid: int) -> None:
+        await acknowledge(interaction, private=True)
         t = await self.tournaments.join(tid, member_of(interaction.user))
         text = _(
             "You joined **{name}** ({count} players so far). Your games will open in threads"
             " of its channel, and your hand comes by DM as in any game."
         ).format(name=t.name, count=len(t.entrants))
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)
         await self.refresh(t)
 
     async def refresh(self, t: TournamentInfo) -> None:

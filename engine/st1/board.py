@@ -132,6 +132,7 @@ class Stone(Place):
 _RULES = {
     (size, types): FormationRules(size, types) for size in (3, 4) for types in (ALL_TYPES, SUM_ONLY)
 }
+STONE_RULES = tuple(_RULES.values())  # every rule set a stone may have
 
 
 def claimed_by(number: int, mine: bool) -> Phrase:

@@ -38,6 +38,7 @@ from engine.st1 import tactics
 from engine.st1.board import (
     PLAYERS,
     ST1_TACTICS,
+    STONE_RULES,
     STONES,
     Options,
     Phase,
@@ -75,6 +76,7 @@ class Game(CardGame):
     kind = "st1"
     OVER = Phase.OVER
     CARDS_BY_VALUE = _CLAN_BY_VALUE
+    RULE_SETS = STONE_RULES
     ALL_BITS = bits_of(_CLAN_BY_VALUE)
     NOUN = "stone"
     VERB = "claim"

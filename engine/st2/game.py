@@ -83,6 +83,7 @@ class Game(CardGame):
     ALL_BITS = bits_of(_SIEGE_BY_VALUE)
     NOUN = "tile"
     VERB = "take"
+    RULE_SETS = tuple(dict.fromkeys(rules for tile in TILE_RULES for rules in tile))
 
     def __init__(self, options: Options, seed: int) -> None:
         """A game before the deal; use `Game.new`."""

@@ -268,6 +268,7 @@ async def test_a_request_speaks_its_members_language_and_remembers_it(service):
     with lang.speaking("en"):
         assert await front.listen(_interaction(ALICE.id, "fr")) == "fr"
         assert lang.current() == "fr"
+    assert await front.wait_idle(5)  # stored beside the request, not before its answer
     assert await service.member_language(ALICE.id) == "fr"
     assert await front.member_language(BOB.id, GUILD) == "en"  # never seen: the server's
 

@@ -7,18 +7,23 @@ the games in their servers, and the clicks in direct messages (shard 0), go on w
 Afterwards: every move the bot acknowledged is in the move log, no move was applied twice
 or without a member asking for it, every board was announced exactly once, each timer (a
 reminder, a forfeit, a challenge's expiry) fired exactly once across the processes, and
-every game replays from its seed and move log to exactly its stored state.
+every game replays from its seed and move log to exactly its stored state. Every
+interaction delivered to a process that did not die was acknowledged within Discord's 3 s.
 
 The run takes a little over the outbox's lease (60 s): what the killed process had claimed
-to announce, another process sends only once the claim has run out.
+to announce, another process sends only once the claim has run out. The clocks are set
+from what the members see (a reminder is out, a challenge's message is posted), never
+from a fixed time, so a busy machine only stretches the run: the waits for what the bots
+do soon allow `SOON` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +54,9 @@ IN_FLIGHT = 6  # moves sent at once, all games together
 TIMER_SECONDS = 1.0  # each bot's timer loop: reminders, forfeits, expiries, the relay
 # Announcements a dead process had claimed wait out their lease before another sends them.
 LEASE = service_module.LEASE_SECONDS
+# The longest wait for something the bots do at once or on their next timer tick (a reply,
+# a game's start, a reminder sent): long, since the machine may be busy.
+SOON = 60.0
 
 
 @dataclass
@@ -121,6 +129,15 @@ class Run:
                 ]
                 raise AssertionError(f"fewer than {count} moves made in {timeout} s: {tried}")
             await asyncio.sleep(0.1)
+
+
+async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float = SOON) -> None:
+    """Poll `check` until it holds; fail, saying `what` was awaited, after `timeout` s."""
+    end = time.monotonic() + timeout
+    while not await check():
+        if time.monotonic() > end:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.05)
 
 
 # Playing --------------------------------------------------------------------------------------
@@ -226,14 +243,15 @@ async def play(run: Run, game: Game, deadline: float) -> None:
         info = await run.service.match(game.id)
         if info.is_over:
             return
-        if not run.shown(game.id, info.version):
-            await asyncio.sleep(0.1)  # members act on the board they see
-            continue
         member = game.members[info.deciding_user]  # type: ignore[index]
         channel = run.emu.world.channel(info.channel_id)
+        hand = controls(member, channel, info)
+        if not run.shown(game.id, info.version) or hand is None:
+            await asyncio.sleep(0.1)  # members act on the board and the hand they see
+            continue
         async with run.slots:
             attempt = None
-            message = controls(member, channel, info) if game.rng.random() < 0.5 else None
+            message = hand if game.rng.random() < 0.5 else None
             if message is not None:
                 attempt = await click_move(run, game, info, member, message)
             if attempt is None:
@@ -253,14 +271,14 @@ async def start_game(
 ) -> int:
     """A challenges B in the channel and B accepts: the new game's id."""
     handle = await a.slash(("schotten", "challenge"), where=channel, opponent=b, game=variant)
-    challenge = await handle.reply(timeout=20)
-    await (await b.click(challenge, label="Accept")).ack(timeout=20)
-    for _ in range(400):
-        found = await run.service.active_matches_of(guild.id, a.id)
-        if found:
-            return found[0].id
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the game of {a.name} and {b.name} did not start")
+    challenge = await handle.reply(timeout=SOON)
+    await (await b.click(challenge, label="Accept")).ack(timeout=SOON)
+
+    async def started() -> bool:
+        return bool(await run.service.active_matches_of(guild.id, a.id))
+
+    await until(started, f"the game of {a.name} and {b.name} starts")
+    return (await run.service.active_matches_of(guild.id, a.id))[0].id
 
 
 # The servers and the bot processes -----------------------------------------------------
@@ -315,38 +333,53 @@ class Scene:
         return Game(match_id, {a.id: a, b.id: b}, random.Random(n))
 
     async def set_clocks(self, run: Run, idle: list[int]) -> list[int]:
-        """The clock servers' idle games are reminded a second from now and forfeited 8 s
-        from now; a challenge made now in their lobbies expires in 3 s. Its ids. Returns
-        once the reminders are written, while both processes run: the kill that follows
-        falls between the reminders and the forfeits, about when the challenges expire."""
-        now = time.time()
+        """A challenge is made in each clock server's lobby; the idle games there are
+        reminded at once; once the reminders are out, the games are forfeited 8 s later and
+        the challenges expire 3 s later. The challenges' ids. Returns once the reminders are
+        sent, while both processes run: the kill that follows falls between the reminders
+        and the forfeits, about when the challenges expire. Each step waits for the one
+        before to be seen done, so a busy machine moves the clocks and not their order."""
+        store = run.service.store
         challenges = []
-        for g, game_id in zip(self.clocks, idle, strict=True):
-            since = (await run.service.match(game_id)).due_since
-            hours = {
-                "reminder_hours": (now - since + 1) / 3600,
-                "forfeit_hours": (now - since + 8) / 3600,
-                "challenge_hours": 3 / 3600,
-            }
-            async with run.service.store.transaction() as tx:
-                await run.service.store.put_settings(tx, Settings(g.id, **hours))
+        for g in self.clocks:
             a, b = self.people[g.id]
             lobby = g.channel("lobby")
-            await (await a.slash(("schotten", "challenge"), where=lobby, opponent=b)).reply(20)
+            await (await a.slash(("schotten", "challenge"), where=lobby, opponent=b)).reply(SOON)
             challenges += [c.id for c in await run.service.open_challenges(lobby.id, a.id)]
-        # Their messages are stored before the kill, or an expiry would have none to edit.
-        for challenge_id in challenges:
-            for _ in range(200):
-                if (await run.service.challenge_info(challenge_id)).message_id is not None:
-                    break
-                await asyncio.sleep(0.05)
-        for _ in range(400):
-            reminders = await run.service.store._all(
-                "SELECT id FROM outbox WHERE kind = 'reminder'"
-            )
-            if len(reminders) >= len(idle):
-                break
-            await asyncio.sleep(0.05)
+
+        # Their messages are stored before they expire, or an expiry would have none to edit.
+        async def posted() -> bool:
+            infos = [await run.service.challenge_info(c) for c in challenges]
+            return all(info.message_id is not None for info in infos)
+
+        await until(posted, "the challenges' messages are stored")
+
+        async def clocks(forfeit_in: float) -> None:
+            """Reminders due now; forfeits `forfeit_in` seconds from now."""
+            now = time.time()
+            for g, game_id in zip(self.clocks, idle, strict=True):
+                since = (await run.service.match(game_id)).due_since
+                hours = {
+                    "reminder_hours": (now - since) / 3600,
+                    "forfeit_hours": (now - since + forfeit_in) / 3600,
+                }
+                async with store.transaction() as tx:
+                    await store.put_settings(tx, Settings(g.id, **hours))
+
+        await clocks(forfeit_in=3600)
+
+        async def reminded() -> bool:
+            rows = await store._all("SELECT status FROM outbox WHERE kind = 'reminder'")
+            return [r["status"] for r in rows] == ["sent"] * len(idle)
+
+        await until(reminded, "the reminders are sent")
+        await clocks(forfeit_in=8)
+        async with store.transaction() as tx:
+            for challenge_id in challenges:
+                await tx.execute(
+                    "UPDATE challenges SET expires_at = ? WHERE id = ?",
+                    (time.time() + 3, challenge_id),
+                )
         return challenges
 
 
@@ -411,6 +444,30 @@ async def check_timers(run: Run, clock_games: list[int], challenges: list[int]) 
         assert run.emu.message(info.message_id).content == texts.expired(info)
 
 
+def check_acknowledged(emu: Emulator, survivors: list[BotProcess]) -> None:
+    """Every interaction delivered to a process that lived on was acknowledged in time."""
+    live = {s for p in survivors for s in p.session_ids}
+    late = [
+        f"{r.summary} ({r.callback_type=}, {r.errors=})"
+        for r in emu.interactions.records.values()
+        if r.session_id in live and r.expired
+    ]
+    assert late == [], f"not acknowledged within {emu.interactions.deadline:g} s: {late}"
+
+
+def acknowledgements(emu: Emulator) -> str:
+    """How long the acknowledgements took, by kind of interaction."""
+    kinds: dict[str, list[float]] = {}
+    for handle in emu.interaction_log:
+        if handle.ack_latency is not None:
+            kind = handle.record.command_name or handle.record.summary.split(" ")[0]
+            kinds.setdefault(kind, []).append(handle.ack_latency * 1000)
+    return "; ".join(
+        f"{kind} {len(v)}: median {statistics.median(v):.0f} ms, slowest {max(v):.0f} ms"
+        for kind, v in sorted(kinds.items())
+    )
+
+
 async def summary(
     run: Run, flying: int, held: int, downtime: float, processes: list[BotProcess]
 ) -> str:
@@ -428,7 +485,8 @@ async def summary(
         f" {sum(a.ok is False for a in run.attempts)} refused,"
         f" {sum(a.ok is None for a in run.attempts)} unanswered of which {stored_unanswered}"
         f" stored; {flying} in flight at the kill, {held} announcements under a lease then;"
-        f" the replacement connected {downtime:.1f} s after the kill"
+        f" the replacement connected {downtime:.1f} s after the kill. Acknowledged:"
+        f" {acknowledgements(run.emu)}"
     )
 
 
@@ -520,6 +578,7 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
                 await check_everything_announced(emu, service, channel, scene.members, game_id)
                 await check_moves(run, game_id)
             await check_timers(run, idle, challenges)
+            check_acknowledged(emu, [second, replacement])
             assert emu.server_errors == [] and emu.unhandled_requests == []
             assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
             for p in (second, replacement):

@@ -56,3 +56,16 @@ def test_first_seat_starts_or_attacks():
 def test_spec_round_trips():
     spec = MatchSpec("classic", rounds=5, first=0)
     assert MatchSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
+
+
+def test_prepare_builds_every_claim_table_before_any_claim():
+    from engine import cardgame, st1, st2
+    from engine.api import prepare
+
+    prepare()
+    built = dict(cardgame._TABLES)
+    every = {(rules, game.kind) for game in (st1.Game, st2.Game) for rules in game.RULE_SETS}
+    assert every <= set(built)
+    for variant in VARIANTS:  # whole games then build nothing more
+        finish(new_match(MatchSpec(variant), seed=3), 3)
+    assert dict(cardgame._TABLES) == built
