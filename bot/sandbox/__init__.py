@@ -321,7 +321,21 @@ async def run_sandbox(
                 f"Game #{final.id} over after {final.version} moves: "
                 f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
             )
-    return 0
+            return _contract(emu)
+
+
+def _contract(emu: Emulator) -> int:
+    """Say whether every request the bot sent fitted Discord's published description (the
+    loopback Discord refuses, as Discord would, what does not): 0 if so, else 1."""
+    sent = sum(1 for r in emu.requests if r.path.startswith("/api/"))
+    refused = emu.refused_requests
+    if not refused:
+        print(f"All {sent} requests the bot sent fit Discord's published API description.")
+        return 0
+    print(f"Discord would refuse {len(refused)} of the {sent} requests the bot sent:")
+    for r in refused:
+        print(f"  {r.summary}")
+    return 1
 
 
 @contextlib.asynccontextmanager
