@@ -1,9 +1,10 @@
-"""`python -m langtools extract|update|compile|check|init`: the translators' commands (README,
+"""`python -m langtools extract|update|compile|check|init|fill`: the translators' commands (README,
 "Translating the bot")."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from langtools import tools
@@ -23,6 +24,10 @@ def main(argv: list[str] | None = None) -> int:
         one.add_argument("--language", action="append")
     init = sub.add_parser("init", help="start a new language (its .po files) from the templates")
     init.add_argument("language", help="a Discord locale's language code, e.g. es, it, pl")
+    fill = sub.add_parser("fill", help="write translations kept in a JSON file into the catalogs")
+    fill.add_argument(
+        "file", help='{"fr": [{"id": ..., "context": ..., "string": ...}], "de": ...}'
+    )
     args = parser.parse_args(argv)
 
     if args.command == "init":
@@ -30,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         tools.update(tools.DOMAINS, [args.language])
         print(f"lang/locales/{args.language}/LC_MESSAGES: {len(tools.DOMAINS)} catalogs to fill")
         return 0
+    if args.command == "fill":
+        with open(args.file, encoding="utf-8") as f:
+            unknown = tools.fill(json.load(f))
+        for u in unknown:
+            print(f"no such message: {u}", file=sys.stderr)
+        return 1 if unknown else 0
     domains = args.domain or list(tools.DOMAINS)
     langs = args.language or tools.languages()
     if args.command in ("extract", "update"):

@@ -267,3 +267,31 @@ def _check_one(catalog: Catalog, message: object, language: str, domain: str) ->
         except ValueError:
             out.append(f"{where}: braces do not pair in {form!r}")
     return out
+
+
+def fill(entries: dict[str, list[dict[str, object]]]) -> list[str]:
+    """Write translations given as data: `{"fr": [{"id": ..., "context": ..., "string": ...}]}`
+    (`string` a list of forms for a plural message). Each goes into every domain's catalog of
+    that language that holds the message, so several people's translations, kept in such
+    files, can be merged by running `update` then `fill` with each. Returns the entries no
+    catalog holds."""
+    unknown = []
+    for language, items in entries.items():
+        catalogs = {d: read(po_path(language, d), language) for d in DOMAINS}
+        changed: set[str] = set()
+        for item in items:
+            mid, ctx, text = str(item["id"]), item.get("context"), item["string"]
+            hit = False
+            for domain, catalog in catalogs.items():
+                found = catalog.get(mid, context=ctx)
+                if found is None:
+                    continue
+                found.string = tuple(text) if isinstance(text, list) else text
+                found.flags.discard("fuzzy")
+                changed.add(domain)
+                hit = True
+            if not hit:
+                unknown.append(f"{language}: {mid!r}" + (f" ({ctx})" if ctx else ""))
+        for domain in changed:
+            _write(po_path(language, domain), catalogs[domain])
+    return unknown

@@ -141,3 +141,25 @@ def test_localise_translates_inner_phrases_and_plural_forms():
     de_catalog = tools.read(tools.po_path("de", domain), "de")
     de_entry = de_catalog.get(found.id, context=found.context)
     assert lang.localise(phrase, "de") == de_entry.string[1].format(**values)
+
+
+def test_fill_writes_translations_kept_as_data_into_the_catalog_holding_them(tmp_path, monkeypatch):
+    # A copy of the French catalogs, so that the real ones are not touched.
+    locales = tmp_path / "locales"
+    (locales / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    for domain in tools.DOMAINS:
+        src = tools.po_path("fr", domain)
+        (locales / "fr" / "LC_MESSAGES" / src.name).write_bytes(src.read_bytes())
+    monkeypatch.setattr(tools, "LOCALES", locales)
+    mid, ctx = "pass", "move keyword"
+    unknown = tools.fill(
+        {
+            "fr": [
+                {"id": mid, "context": ctx, "string": "passe"},
+                {"id": "no such message in any catalog", "string": "rien"},
+            ]
+        }
+    )
+    assert unknown == ["fr: 'no such message in any catalog'"]
+    catalog = tools.read(tools.po_path("fr", "notation"), "fr")
+    assert catalog.get(mid, context=ctx).string == "passe"
