@@ -3,7 +3,7 @@
 ``emulator.subscribe(ChatPrinter())`` prints lines such as::
 
     #general      alice: /schotten challenge opponent:@bob
-    #general      Schotten Bot: alice challenges bob [buttons: Accept | Decline]
+    #general      Schotten Bot: alice challenges bob [buttons: Accept | Decline] 🔔 @bob
     #general      Schotten Bot → only @alice: You picked blue-2
     DM @bob       Schotten Bot: Your turn [file: board.png 3.4 KB → out/…]
     !! /schotten slow by @alice: not acknowledged within 3 s (...)
@@ -11,11 +11,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from .events import ChatEvent
 from .models import BUTTON, SELECT_TYPES, SimAttachment, SimMessage, walk_components
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def _size(n: int) -> str:
@@ -30,7 +33,9 @@ class ChatPrinter:
     """A chat-event subscriber that writes one line per event.
 
     ``attachments_dir``: save every attachment there (once) as ``<message id>-<filename>``
-    and show the path in the line. ``width`` pads the channel column.
+    and show the path in the line. ``width`` pads the channel column. ``name_of`` names a
+    user id, so that every ``<@id>`` reads ``@name`` as a client shows it, notifying or not.
+    A new message that notified someone in a server's channel ends with ``🔔 @name``.
     """
 
     def __init__(
@@ -39,8 +44,10 @@ class ChatPrinter:
         *,
         attachments_dir: Path | str | None = None,
         width: int = 14,
+        name_of: Callable[[int], str | None] = lambda _: None,
     ) -> None:
         self._write = write
+        self.name_of = name_of
         self.attachments_dir = Path(attachments_dir) if attachments_dir is not None else None
         self.width = width
         self.saved: dict[int, Path] = {}
@@ -70,7 +77,10 @@ class ChatPrinter:
             return f"{where} {self._speaker(message)}: is thinking…"
         # A deferred reply being filled in is shown as the reply itself, not as an edit.
         marker = " (edited)" if event.kind == "edit" and message.edited else ""
-        return f"{where} {self._speaker(message)}{marker}: {self.describe(message)}"
+        line = f"{where} {self._speaker(message)}{marker}: {self.describe(message)}"
+        if event.kind == "message" and message.notified and not message.channel.is_dm:
+            line += " 🔔 " + " ".join(f"@{u.name}" for u in message.notified)
+        return line
 
     def _speaker(self, message: SimMessage) -> str:
         name = message.author.display_name
@@ -80,10 +90,14 @@ class ChatPrinter:
 
     def describe(self, message: SimMessage) -> str:
         """Content plus bracketed summaries of embeds, components and files."""
-        content = message.content
-        for user in message.mentions:
-            content = content.replace(f"<@{user.id}>", f"@{user.name}")
-            content = content.replace(f"<@!{user.id}>", f"@{user.name}")
+        names = {u.id: u.name for u in message.mentions}
+
+        def name(found: re.Match[str]) -> str:
+            user_id = int(found.group(1))
+            known = names.get(user_id) or self.name_of(user_id)
+            return f"@{known}" if known else found.group(0)
+
+        content = USER_MENTION.sub(name, message.content)
         parts = [content] if content else []
         for embed in message.embeds:
             title = embed.get("title") or ""

@@ -310,6 +310,11 @@ class SimMember:
         history = self.dms
         return history[-1] if history else None
 
+    def notifications(self, channel: SimChannel | None = None) -> list[SimMessage]:
+        """The messages whose creation notified this member (mentions.py says which), in
+        `channel` only if given, oldest first; edits never notify."""
+        return self._emu.world.notifications(self.user, channel)
+
     def can_see(self, message: SimMessage) -> bool:
         return message.is_visible_to(self.user) and self.can_view(message.channel)
 
@@ -442,7 +447,10 @@ class SimMessage:
     interaction: InteractionRecord | None = None
     # Ephemeral messages: the only user who sees them.
     visible_to: SimUser | None = None
+    # The users it mentions, as its `allowed_mentions` let through (Discord's `mentions`).
     mentions: list[SimUser] = field(default_factory=list)
+    # Whom its creation notified (mentions.py says who): set once, never by an edit.
+    notified: list[SimUser] = field(default_factory=list)
     message_reference: JSON | None = None
     thread: SimChannel | None = None
     tts: bool = False

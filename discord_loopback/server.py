@@ -425,7 +425,12 @@ class Emulator:
     ) -> ChatPrinter:
         """Print every chat event as a line (and save attachments to ``attachments_dir``);
         returns the subscribed ``ChatPrinter``."""
-        printer = ChatPrinter(write, attachments_dir=attachments_dir, width=width)
+
+        def name_of(user_id: int) -> str | None:
+            user = self.world.users.get(user_id)
+            return user.name if user is not None else None
+
+        printer = ChatPrinter(write, attachments_dir=attachments_dir, width=width, name_of=name_of)
         self.subscribe(printer)
         return printer
 

@@ -7,13 +7,12 @@ REST handlers and the simulation both mutate the world only through these method
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from . import limits
+from . import limits, mentions
 from . import permissions as perms
 from .commands import CommandRegistry
 from .errors import (
@@ -69,7 +68,6 @@ INTENT_DM_REACTIONS = 1 << 13
 
 # Flags a bot may set when sending; the rest are Discord's to set.
 SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
-MENTION = re.compile(r"<@!?(\d+)>")
 # Discord keeps a nonce for "the past few minutes" when enforcing it.
 NONCE_WINDOW = 300.0
 # The n-th guild's id has (id >> 22) % GUILD_SPREAD == n % GUILD_SPREAD, so for any shard count
@@ -306,6 +304,8 @@ class World:
         # Closed DMs block messages the bot starts, not answers to the user's own interactions.
         if channel.type == DM and author.id == self.bot.id and interaction is None:
             self._check_dm_allowed(channel)
+        reference = self._reference(channel, payload.get("message_reference"))
+        mentioned = self._mentions(content, payload.get("allowed_mentions"), visible_to, reference)
         message = SimMessage(
             id=message_id,
             channel=channel,
@@ -318,8 +318,8 @@ class World:
             type=message_type,
             interaction=interaction,
             visible_to=visible_to,
-            mentions=self._mentions(content),
-            message_reference=self._reference(channel, payload.get("message_reference")),
+            mentions=mentioned,
+            message_reference=reference,
             tts=bool(payload.get("tts")),
             nonce=payload.get("nonce"),
         )
@@ -340,13 +340,14 @@ class World:
             channel=channel,
             author=author,
             content=content,
-            mentions=self._mentions(content),
+            mentions=self._mentions(content, None, None, None),
         )
         self._store(message)
         return message
 
     def _store(self, message: SimMessage) -> None:
         channel = message.channel
+        message.notified = mentions.notified(message, lambda user: self.can_view(user, channel))
         channel.messages.append(message)
         self.messages[message.id] = message
         if message.nonce is not None:
@@ -414,7 +415,11 @@ class World:
         message.components = components
         message.attachments = attachments
         message.flags = flags
-        message.mentions = self._mentions(content)
+        if "content" in payload or "allowed_mentions" in payload:
+            # Parsed again as the edit's allowed mentions say; an edit notifies nobody.
+            message.mentions = self._mentions(
+                content, payload.get("allowed_mentions"), message.visible_to, None
+            )
         # Filling a "thinking…" reply is not an edit in Discord's eyes (no "(edited)").
         if not was_loading:
             message.edited_at = now()
@@ -455,13 +460,43 @@ class World:
         self._emu.gateway.dispatch(event, body, intent, guild=message.channel.guild)
         self._emu.bus.changed()
 
-    def _mentions(self, content: str) -> list[SimUser]:
-        found: list[SimUser] = []
-        for match in MENTION.finditer(content):
-            user = self.users.get(int(match.group(1)))
-            if user is not None and user not in found:
-                found.append(user)
-        return found
+    def _mentions(
+        self,
+        content: str,
+        allowed: Any,
+        visible_to: SimUser | None,
+        reference: JSON | None,
+    ) -> list[SimUser]:
+        """The users a message mentions (mentions.py): nobody in an ephemeral one."""
+        replied_to = None
+        if reference is not None:
+            target = self.messages.get(int(reference["message_id"]))
+            replied_to = target.author if target is not None else None
+        found = mentions.mentioned(content, allowed, self.users, replied_to=replied_to)
+        return [] if visible_to is not None else found
+
+    def can_view(self, user: SimUser, channel: SimChannel) -> bool:
+        """Whether `user` sees `channel` (a member with View Channel there; a private
+        thread's members; a DM's recipient)."""
+        if channel.is_dm:
+            return channel.recipient == user
+        guild = channel.guild
+        member = guild.members.get(user.id) if guild is not None else None
+        if member is None or not member.can_view(channel):
+            return False
+        return bool(channel.permissions_for(user.id) & perms.VIEW_CHANNEL)
+
+    def notifications(
+        self, user: SimUser | SimMember, channel: SimChannel | None = None
+    ) -> list[SimMessage]:
+        """The messages whose creation notified `user` (deleted ones included: a deleted
+        ping still rang), oldest first; only those in `channel` if given."""
+        target = user.user if isinstance(user, SimMember) else user
+        return [
+            m
+            for m in self.messages.values()
+            if target in m.notified and (channel is None or m.channel is channel)
+        ]
 
     def _reference(self, channel: SimChannel, reference: Any) -> JSON | None:
         if not isinstance(reference, dict) or "message_id" not in reference:
