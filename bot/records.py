@@ -189,6 +189,11 @@ class Announcement:
     ratings: list[RatingChange] = field(default_factory=list)
     started: bool = False
     edit_message_id: int | None = None  # a board that continues its turn's message
+    # The seats this board names with a mention, notified if its message is a new one, and
+    # whether it is posted afresh though it continues a turn (that message then deleted).
+    ping: list[int] = field(default_factory=list)
+    repost: bool = False
+    held: bool = False  # a member's turn goes on: its board waits for the step ending it
     reminder: Reminder | None = None
     current: bool = True
 

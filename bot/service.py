@@ -618,10 +618,23 @@ class GameService:
         computer). The hand is `deferred` when `mover` (whose request shows them their hand
         in its reply) decides again. `state` is the match's JSON, as stored.
 
-        One board message per turn: a step by `actor` after which `actor` decides again
-        leaves the turn `open`, and the next board of the same actor's turn edits that
-        message (the relay does) and lists the whole turn's events, not only its own.
-        `last` is the turn the previous board left, as stored with the match.
+        One board message per turn, posted when the turn ends: a step by `actor` after
+        which `actor` decides again leaves the turn `open`, and its board is `held` (not
+        posted: the mover sees the position in their hand's reply) when the actor is a
+        member; the step that ends the turn posts the board, listing the whole turn's
+        events (`continues`). Against the computer, one board message per round: the
+        computer's steps edit the board of the member's turn before them (or the opening
+        board), which then lists both. `last` is the turn the previous board left, as
+        stored with the match.
+
+        Who is pinged (`ping`, seats): the board that hands the turn to a member names them,
+        and its message notifies them when it is created; a finished game's board notifies
+        both members. Edits notify nobody, so a board that continues a message already
+        posted is posted afresh (`repost`, the earlier message then deleted) when it ends
+        the game, or hands the turn from one member to the other (a board posted by an
+        older bot mid-turn). The computer's reply that hands the turn back to the member
+        edits the round's message: the member just moved and watches it, and their hand's
+        DM notifies them (with closed DMs the relay pings them in the channel).
 
         Events are stored as `engine.phrases.to_json` forms (a Phrase as a dict, to be said
         later in the server's language; plain text as it is), and read back with `from_json`
@@ -630,10 +643,24 @@ class GameService:
         continues = False
         if actor is not None and last is not None:
             last_actor, last_open, last_events = json.loads(last)
-            continues = bool(last_open) and last_actor == actor
+            same_turn = bool(last_open) and last_actor == actor
+            # The computer's steps after a member's turn, or after the opening board.
+            reply = ai_seat is not None and actor == ai_seat and last_actor != ai_seat
+            continues = same_turn or reply
             if continues:
                 stored = [*(last_events or []), *stored]  # already in their stored form
+                started = started or last_actor is None  # the opening board goes on
         still = actor is not None and not match.is_over and match.to_decide == actor
+        members = [s for s in (0, 1) if s != ai_seat]
+        deciding = match.to_decide
+        if match.is_over:
+            ping = members
+        elif deciding is not None and deciding != ai_seat and deciding != actor:
+            ping = [deciding]
+        else:
+            ping = []
+        repost = continues and (match.is_over or (bool(ping) and actor != ai_seat))
+        held = still and actor != ai_seat
         rest = json.dumps(
             {
                 "events": stored,
@@ -642,6 +669,9 @@ class GameService:
                 "actor": actor,
                 "open": still,
                 "continues": continues,
+                "ping": ping,
+                "repost": repost,
+                "held": held,
             }
         )
         payload = '{"state": ' + state + ", " + rest[1:]  # the state, serialised once
@@ -859,6 +889,9 @@ class GameService:
             base.lines = [from_json(e) for e in payload["events"]]  # Phrases, or old text
             base.ratings = [RatingChange.from_json(c) for c in payload["ratings"]]
             base.started = bool(payload["started"])
+            base.ping = [int(seat) for seat in payload.get("ping") or []]
+            base.repost = bool(payload.get("repost"))
+            base.held = bool(payload.get("held"))
             if payload.get("continues"):
                 before = await self.store.board_before(row["match_id"], row["id"])
                 if before is not None and before["message_id"] is not None:
@@ -884,12 +917,20 @@ class GameService:
         message_id: int | None = None,
         error: str | None = None,
         board_of: int | None = None,
+        notified: Sequence[int] = (),
     ) -> bool:
-        """Mark an announcement done: sent (and, for a board, remember its message), skipped
-        (no longer needed) or dead (Discord will never take it)."""
+        """Mark an announcement done: sent (and, for a board, remember its message and whom
+        its creation notified), skipped (no longer needed) or dead (Discord will never take
+        it)."""
         async with self.store.transaction() as tx:
             done = await self.store.finish_announcement(
-                tx, row_id, status, self.clock.now(), message_id=message_id, error=error
+                tx,
+                row_id,
+                status,
+                self.clock.now(),
+                message_id=message_id,
+                error=error,
+                notified=notified,
             )
             if done and board_of is not None and message_id is not None:
                 await self.store.set_board_message(tx, board_of, message_id)
@@ -904,6 +945,11 @@ class GameService:
     async def dm_notice_given(self, match_id: int, seat: int) -> bool:
         """A player whose DMs are closed is told so once per game, not after every board."""
         return await self.store.dm_notice_given(match_id, seat)
+
+    async def turn_pinged(self, match_id: int, version: int, user_id: int) -> bool:
+        """Whether the board of this version, the one that handed the turn to `user_id`,
+        notified them in the channel when it was posted (it may have been an edit)."""
+        return user_id in await self.store.board_notified(match_id, version)
 
     async def refusal_told(self, match_id: int, code: int, before: int) -> bool:
         """Whether an earlier board of this match was refused with Discord's `code` (its

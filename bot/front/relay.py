@@ -17,9 +17,15 @@ anything back: the relay tries a plainer form once (no components, then text onl
 sets it aside as failed with one ERROR line, tells the players by DM once per game and kind
 of refusal, and goes on with the game's later announcements.
 
-A turn has one board message: the steps after the first of the same player's turn (a claim,
-a draw, the computer's moves) edit it, so the channel gets one post, and one notification,
-per turn.
+A turn has one board message, posted by the step that ends it (the steps before it are held
+back: the mover sees them in their hand's reply), and against the computer its reply edits
+the board of the member's turn: the channel gets one board message per turn (per round
+against the computer). The board names the member to move by their mention, and its
+creation notifies them: once per turn, and both members at the end. Edits name them without
+notifying, so a board that continues a message already posted and must notify (the end of
+the game in the computer's reply) is posted afresh and the earlier message deleted. Whom a
+board notified is stored with it, so that a member whose DMs are closed is pinged in the
+channel on each turn the board did not ping them (the computer's reply), and told once why.
 
 No request is under way when an announcement goes out, so each one chooses its language:
 the board and an expired challenge in the server's, a hand, a reminder and the notice of
@@ -30,7 +36,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -54,6 +61,14 @@ MISSING_PERMISSIONS = 50013
 
 class Undeliverable(Exception):
     """This announcement is no longer owed (the player's DMs are closed, told already)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A message made for an announcement, and whom its creation notified (user ids)."""
+
+    message_id: int
+    notified: tuple[int, ...] = ()
 
 
 def _transient(error: BaseException) -> bool:
@@ -146,7 +161,7 @@ class Relay:
         try:
             a = await self.service.announcement(row)
             crashpoints.reach("announce-before-send")
-            message_id = await self._send(a)
+            sent = await self._send(a)
             crashpoints.reach("announce-after-send")
         except Undeliverable as e:
             log.info("announcement %s (%s) cannot be delivered: %s", row["id"], row["kind"], e)
@@ -168,23 +183,27 @@ class Relay:
                 log.warning("announcement %s (%s) will be retried: %s", row["id"], row["kind"], e)
             await self.service.retry_announcement(row["id"], f"{type(e).__name__}: {e}", delay)
             return None
-        if message_id is None:
+        if sent is None:
             await self.service.announced(row["id"], status="skipped")
         else:
             board_of = a.match.id if a.kind == "board" and a.match is not None else None
-            await self.service.announced(row["id"], message_id=message_id, board_of=board_of)
+            await self.service.announced(
+                row["id"], message_id=sent.message_id, board_of=board_of, notified=sent.notified
+            )
         return 1
 
-    async def _send(self, a: Announcement) -> int | None:
-        """Make one announcement; the message id, or None when it is no longer needed."""
+    async def _send(self, a: Announcement) -> Sent | None:
+        """Make one announcement; its message, or None when it is no longer needed."""
         if a.kind == "board":
             assert a.match is not None
+            if a.held:
+                return None  # the turn goes on: the board of the step ending it shows it
             return await self._board(a.match, a)
         if a.kind == "hand":
             assert a.match is not None and a.seat is not None
             if not a.current:
                 return None  # the position moved on: a newer hand (or none) is owed
-            return await self._hand(a.match, a.seat, a.nonce)
+            return Sent(await self._hand(a.match, a.seat, a.nonce))
         if a.kind == "reminder":
             assert a.match is not None and a.reminder is not None
             if not a.current:
@@ -192,7 +211,9 @@ class Relay:
             language = await self.front.member_language(a.reminder.user_id, a.match.guild_id)
             with speaking(language):
                 content = texts.reminder(a.reminder)
-            return await self._post(a.match.channel_id, a.nonce, content, allowed_mentions=PING)
+            return Sent(
+                await self._post(a.match.channel_id, a.nonce, content, allowed_mentions=PING)
+            )
         if a.kind == "challenge":
             assert a.challenge is not None
             c = a.challenge
@@ -209,19 +230,25 @@ class Relay:
                 if e.code == UNKNOWN_MESSAGE:  # someone deleted the challenge: nothing to say
                     raise Undeliverable(str(e)) from None
                 raise
-            return message.id
+            return Sent(message.id)
         raise Undeliverable(f"unknown announcement kind {a.kind!r}")
 
-    async def _board(self, info: MatchInfo, a: Announcement) -> int:
+    async def _board(self, info: MatchInfo, a: Announcement) -> Sent:
         """The board for the channel, in the server's language (its words and picture)."""
         with speaking(await self.front.server_language(info.guild_id)):
             return await self._board_in_language(info, a)
 
-    async def _board_in_language(self, info: MatchInfo, a: Announcement) -> int:
+    async def _board_in_language(self, info: MatchInfo, a: Announcement) -> Sent:
         lines = ([texts.started(info)] if a.started else []) + a.lines
         lines += texts.rating_lines(info, a.ratings)
-        caption = texts.board_caption(info, lines)
+        caption = texts.board_caption(info, lines, mentions=True)
         channel = self.client.get_partial_messageable(info.channel_id)
+        # Who the message names: the member to move (and both once the game is over); a new
+        # message notifies those the board pings, an edit notifies nobody.
+        named = [info.players[s] for s in (0, 1) if s != info.ai_seat]
+        if not info.is_over:
+            named = [u for u in named if u == info.deciding_user]
+        pinged = [info.players[s] for s in a.ping if info.players[s] in named]
 
         def view() -> discord.ui.View:
             view = discord.ui.View(timeout=None)
@@ -230,7 +257,7 @@ class Relay:
                 view.add_item(RematchButton(info.id))
             return view
 
-        if a.edit_message_id is not None:
+        if a.edit_message_id is not None and not a.repost:
             # A later step of the same turn: that turn's message shows it (no new post, no
             # notification). Editing is idempotent, so a repeat after a crash is harmless.
             message = channel.get_partial_message(a.edit_message_id)
@@ -241,11 +268,11 @@ class Relay:
                     content=caption if picture else caption + texts.board_without_picture(),
                     attachments=files,
                     view=view() if components else None,
-                    allowed_mentions=QUIET,
+                    allowed_mentions=_users(named),
                 )
 
             try:
-                return (await plainest(edit, f"board of game {info.id}")).id
+                return Sent((await plainest(edit, f"board of game {info.id}")).id)
             except discord.NotFound:
                 pass  # the turn's message was deleted: post the turn afresh
 
@@ -255,10 +282,19 @@ class Relay:
                 file=await self.front.board_file(info) if picture else MISSING,
                 view=view() if components else MISSING,
                 nonce=a.nonce,
-                allowed_mentions=QUIET,
+                allowed_mentions=_users(pinged),
             )
 
-        return (await plainest(post, f"board of game {info.id}")).id
+        message = await plainest(post, f"board of game {info.id}")
+        if a.repost and a.edit_message_id is not None and a.edit_message_id != message.id:
+            # The turn's earlier message gives way to this one, which pinged the member to
+            # move. After a crash between the two, the repeat finds its post by the nonce.
+            try:
+                await channel.get_partial_message(a.edit_message_id).delete()
+            except discord.HTTPException as e:  # already gone, or out of reach: it stays
+                if not isinstance(e, discord.NotFound):
+                    log.info("game %s: could not delete board %s: %s", info.id, message.id, e)
+        return Sent(message.id, tuple(pinged))
 
     async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:
         """The hand by DM; if the player's DMs are closed, say so in the game's channel
@@ -286,11 +322,21 @@ class Relay:
             if e.code != CANNOT_DM:
                 raise
             log.info("no DM to %s: %s", user_id, e)
-        if await self.service.dm_notice_given(info.id, seat):
-            raise Undeliverable("the player's DMs are closed; told earlier in this game")
-        notice = texts.dm_failed(user_id)
-        await self._post(info.channel_id, f"{nonce}d", notice, allowed_mentions=PING)
-        raise Undeliverable(DMS_CLOSED)
+        # The channel is where this member hears of their turn: the turn's board pinged
+        # them if it was a new message; if it was an edit (the computer's reply), a line
+        # does. The first time, a notice says why their hand is not coming.
+        pinged = await self.service.turn_pinged(info.id, info.version, user_id)
+        mentions = QUIET if pinged else PING
+        if not await self.service.dm_notice_given(info.id, seat):
+            notice = texts.dm_failed(user_id)
+            await self._post(info.channel_id, f"{nonce}d", notice, allowed_mentions=mentions)
+            raise Undeliverable(DMS_CLOSED)
+        if not pinged:
+            await self._post(
+                info.channel_id, f"{nonce}p", texts.turn_ping(info, user_id), allowed_mentions=PING
+            )
+            raise Undeliverable("the player's DMs are closed; pinged in the channel")
+        raise Undeliverable("the player's DMs are closed; the board pinged them")
 
     async def _post(self, channel_id: int, nonce: str, content: str, **kwargs: Any) -> int:
         channel = self.client.get_partial_messageable(channel_id)
@@ -366,6 +412,13 @@ async def plainest(send: Form, what: str) -> discord.Message:
                 e.text,
             )
     raise AssertionError("unreachable")
+
+
+def _users(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Mentions that may notify these members only (nobody else, no role, no @everyone)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in user_ids]
+    )
 
 
 def _key(row: Row) -> int:

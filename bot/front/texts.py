@@ -14,8 +14,12 @@ from engine.st2.match import Match as St2Match
 from lang import N_, _, current, localise, ngettext
 
 
-def _who(info: MatchInfo, seat: int) -> str:
+def _who(info: MatchInfo, seat: int, *, mention: bool = False) -> str:
+    """A player's name (with their role in Schotten Totten 2); with `mention`, a member is
+    named by their mention instead (the computer keeps its name)."""
     name = info.names[seat]
+    if mention and seat != info.ai_seat:
+        name = f"<@{info.players[seat]}>"
     if info.spec.game == "st2":
         attacker = info.match.view(None).attacker
         if seat == attacker:
@@ -29,7 +33,9 @@ def _why(outcome: Outcome) -> str:
     return localise(outcome.termination.reason)
 
 
-def turn_line(info: MatchInfo) -> str:
+def turn_line(info: MatchInfo, *, mention: bool = False) -> str:
+    """Who the game waits for and what they are doing, or how it ended; with `mention`,
+    the member it waits for is named by their mention."""
     outcome = info.match.outcome
     if outcome is not None:
         why = _why(outcome)
@@ -45,7 +51,7 @@ def turn_line(info: MatchInfo) -> str:
     # TRANSLATORS: {player} is the name of the player the game waits for (in Schotten
     # Totten 2 followed by their role), the rest what they are doing now.
     line = _(_PHASE_LINES.get(phase, _PHASE_LINES["prepare"]))
-    return line.format(player=_who(info, seat))
+    return line.format(player=_who(info, seat, mention=mention))
 
 
 # What the player the game waits for is doing, in the words of the picture's badge
@@ -110,8 +116,12 @@ def revenge_line(match: Playable, names: Sequence[str]) -> str:
     ).format(winner=names[winner], other=other, held=held)
 
 
-def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
-    a, b = (_who(info, 0), _who(info, 1))
+def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = False) -> str:
+    """The words of a board message. With `mentions` (the turn's board in the game's
+    channel), the member to move is named by their mention, and both members in the first
+    line once the game is over."""
+    over = mentions and info.is_over
+    a, b = (_who(info, 0, mention=over), _who(info, 1, mention=over))
     # TRANSLATORS: the board's first line: {game} is the game and its variant, {first} and
     # {second} the players, {id} the game's number.
     head = _("**{game}** · {first} vs {second} · game #{id}").format(
@@ -120,7 +130,8 @@ def board_caption(info: MatchInfo, lines: Sequence[str]) -> str:
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
     body = "\n".join(f"• {localise(line)}" for line in lines if line)
-    return "\n".join(part for part in (head, body, turn_line(info)) if part)[:2000]
+    turn = turn_line(info, mention=mentions)
+    return "\n".join(part for part in (head, body, turn) if part)[:2000]
 
 
 def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
@@ -154,6 +165,16 @@ def dm_failed(user_id: int) -> str:
         " of this game, use the **Show my hand** button on the board to see your hand"
         " privately; I will not repeat this notice."
     ).format(user=user_id)
+
+
+def turn_ping(info: MatchInfo, user_id: int) -> str:
+    """In the game's channel, to a player whose DMs are closed, when the turn came back to
+    them in an edit (the computer's reply), which notifies nobody."""
+    # TRANSLATORS: <@{user}> mentions the player; **Show my hand** is the label of the
+    # board's button: use its translation.
+    return _("<@{user}>, your move in game #{id}: **Show my hand** on the board above.").format(
+        user=user_id, id=info.id
+    )
 
 
 def board_without_picture() -> str:

@@ -174,7 +174,8 @@ async def wait_for_game(bot: Source, guild_id: int, user_id: int, timeout: float
 async def wait_for_version(
     bot: Source, emu: Emulator, match_id: int, above: int, timeout: float = 20
 ) -> MatchInfo:
-    """The match once a move beyond `above` has been stored and its board posted."""
+    """The match once a move beyond `above` has been stored and its board announced:
+    posted, or held back while the mover's turn goes on (see GameService._position)."""
     service = service_of(bot)
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
@@ -184,11 +185,19 @@ async def wait_for_version(
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError(f"game {match_id} stayed at version {info.version}")
         await asyncio.sleep(0.02)
-    name = f"board-{match_id}-{info.version}.png"
-    left = max(0.1, deadline - asyncio.get_running_loop().time())
-    await emu.wait_for_message(
-        lambda m: any(a.filename == name for a in m.attachments), timeout=left, what=name
-    )
+    while True:
+        row = await service.store.board_row(match_id, info.version)
+        if row is not None and row["status"] != "pending":
+            break
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"game {match_id}'s board of version {info.version} is pending")
+        await asyncio.sleep(0.02)
+    if row["status"] == "sent":
+        name = f"board-{match_id}-{info.version}.png"
+        left = max(0.1, deadline - asyncio.get_running_loop().time())
+        await emu.wait_for_message(
+            lambda m: any(a.filename == name for a in m.attachments), timeout=left, what=name
+        )
     return info
 
 

@@ -18,6 +18,7 @@ one active match per channel by a unique index.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
@@ -33,6 +34,11 @@ SYNCHRONOUS = ("full", "normal")
 # Ids are 64-bit signed integers in both databases: a larger id (from a forged or damaged
 # control) cannot name a row, and binding it would raise OverflowError.
 MAX_ID = 2**63 - 1
+
+
+def _ids(ids: Sequence[int]) -> str | None:
+    """User ids as stored in a JSON column (NULL for none)."""
+    return json.dumps([int(i) for i in ids]) if ids else None
 
 
 def valid_id(value: int) -> bool:
@@ -715,14 +721,32 @@ class Store:
         *,
         message_id: int | None = None,
         error: str | None = None,
+        notified: Sequence[int] = (),
     ) -> bool:
-        """Mark an announcement sent, skipped (no longer needed) or dead (cannot be sent)."""
+        """Mark an announcement sent, skipped (no longer needed) or dead (cannot be sent);
+        `notified`: the users its new message notified."""
         changed = await tx.execute(
             "UPDATE outbox SET status = ?, done_at = ?, message_id = ?, error = ?,"
-            " lease_until = NULL WHERE id = ? AND status = 'pending'",
-            (status, now, message_id, error, row_id),
+            " notified = ?, lease_until = NULL WHERE id = ? AND status = 'pending'",
+            (status, now, message_id, error, _ids(notified), row_id),
         )
         return changed == 1
+
+    async def board_row(self, match_id: int, version: int) -> Row | None:
+        """The board announcement of this version of a match (the newest, if several)."""
+        return await self._one(
+            "SELECT id, status, message_id, notified FROM outbox WHERE match_id = ?"
+            " AND kind = 'board' AND version = ? ORDER BY id DESC LIMIT 1",
+            (match_id, version),
+        )
+
+    async def board_notified(self, match_id: int, version: int) -> list[int]:
+        """Whom the message of this version's board notified when it was created (nobody
+        if it edited its turn's message, or was not sent)."""
+        row = await self.board_row(match_id, version)
+        if row is None or row["status"] != "sent" or not row["notified"]:
+            return []
+        return [int(i) for i in json.loads(row["notified"])]
 
     async def retry_announcement(self, tx: Tx, row_id: int, next_try: float, error: str) -> None:
         await tx.execute(

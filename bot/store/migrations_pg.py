@@ -246,6 +246,10 @@ MIGRATIONS: list[str] = [
         seen_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 9: whom a board's message notified (see bot/store/migrations_sqlite.py).
+    """
+    ALTER TABLE outbox ADD COLUMN notified TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

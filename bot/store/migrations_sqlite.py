@@ -257,6 +257,12 @@ MIGRATIONS: list[str] = [
         seen_at REAL NOT NULL
     );
     """,
+    # 9: whom a board's message notified when it was created (a JSON list of user ids), so
+    # that the hand of a player whose DMs are closed knows whether the turn's board pinged
+    # them already, after a restart too.
+    """
+    ALTER TABLE outbox ADD COLUMN notified TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
