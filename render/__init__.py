@@ -3,6 +3,7 @@
     render_board(view, names=("Alice", "Bob"))   # the table, as everyone may see it
     render_board(view, names=..., bottom_seat=1) # the same, from seat 1's side
     render_hand(view, name="Alice")              # the viewer's own hand, for a DM
+    render_turn(view, names=..., name="Alice")   # the board and that hand, in one picture
     render_board(view, names=..., locale="fr")   # in French (a Discord locale works too)
 
 Nothing here keeps state between calls, touches Discord or a database, or sees more than the
@@ -13,13 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image
+
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import speaking
-from render import hand, png, st1_board, st2_board
+from render import hand, png, st1_board, st2_board, turn
 from render.theme import DEFAULT_THEME, Theme
 
-__all__ = ["DEFAULT_THEME", "Theme", "render_board", "render_hand"]
+__all__ = ["DEFAULT_THEME", "Theme", "render_board", "render_hand", "render_turn"]
 
 AnyView = St1View | St2View
 
@@ -52,6 +55,12 @@ def render_board(
 def _render_board(
     view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
 ) -> bytes:
+    return png.encode(_board_image(view, names, theme, bottom_seat))
+
+
+def _board_image(
+    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
+) -> Image.Image:
     view = _check(view)
     if len(names) != 2:
         raise ValueError("names: the display names of seat 0 and seat 1")
@@ -64,7 +73,7 @@ def _render_board(
         image = st2_board.render(view, pair, theme, bottom_seat)
     else:
         raise TypeError(f"no board for a {type(view).__name__} of game {view.game!r}")
-    return png.encode(image)
+    return image
 
 
 def render_hand(
@@ -78,3 +87,22 @@ def render_hand(
     `locale`: as for `render_board`."""
     with speaking(locale):
         return png.encode(hand.render(_check(view), name, theme))
+
+
+def render_turn(
+    view: AnyView,
+    *,
+    names: Sequence[str],
+    name: str | None = None,
+    theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
+) -> bytes:
+    """A player's board and hand in one picture, as PNG bytes (their hand's DM): the board
+    from their side (as `render_board` with `bottom_seat` theirs: it shows only what the
+    board shows), their hand under it at the board's width. The view must be a seat's."""
+    view = _check(view)
+    if view.viewer is None:
+        raise ValueError("a turn needs a player's view (match.view(seat)), not a spectator's")
+    with speaking(locale):
+        board = _board_image(view, names, theme, view.viewer)
+        return png.encode(turn.compose(board, hand.render(view, name, theme), theme))

@@ -63,9 +63,12 @@ def _render_board(info: MatchInfo, locale: str) -> bytes:
 
 
 def _render_hand(info: MatchInfo, seat: int, locale: str) -> bytes:
-    from render import render_hand
+    """The hand's picture: the board from the player's side with their hand under it, so
+    that on a phone the DM alone is enough to decide (render/turn.py)."""
+    from render import render_turn
 
-    return render_hand(info.match.view(seat), name=info.names[seat], locale=locale)
+    view = info.match.view(seat)
+    return render_turn(view, names=info.names, name=info.names[seat], locale=locale)
 
 
 class Front:

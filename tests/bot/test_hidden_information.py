@@ -39,7 +39,7 @@ from discord_loopback import ChatEvent, Emulator, SimMember, SimMessage
 from engine import st1
 from engine.api import VARIANTS, game_of
 from engine.errors import GameError
-from render import render_board, render_hand
+from render import render_board, render_turn
 
 from .test_e2e import start_game
 
@@ -233,7 +233,8 @@ def picture_leaks(seen: list[Seen], knowledge: Knowledge, seat: int | None) -> l
         if kind == "board":
             expected = render_board(match.view(None), names=knowledge.names)
         elif kind == "hand" and seat is not None:
-            expected = render_hand(match.view(seat), name=knowledge.names[seat])
+            view = match.view(seat)  # the hand's picture: the board and that hand
+            expected = render_turn(view, names=knowledge.names, name=knowledge.names[seat])
         else:
             leaks.append(f"{name}, a hand, was shown to a bystander ({item.where})")
             continue
@@ -276,7 +277,7 @@ def test_the_checker_finds_a_planted_leak():
     )
     # Pictures: a hand picture for a bystander, or a board from the wrong view, is caught.
     board = render_board(match.view(None), names=k.names)
-    hand = render_hand(match.view(0), name="Alice")
+    hand = render_turn(match.view(0), names=k.names, name="Alice")
     assert picture_leaks([Seen("b", "", [("board-1-0.png", board)])], k, None) == []
     assert picture_leaks([Seen("h", "", [("hand-1-0.png", hand)])], k, None)
     assert picture_leaks([Seen("h", "", [("hand-1-0.png", hand)])], k, 1)

@@ -12,7 +12,7 @@ import pytest
 from bot.sandbox import SimPlayer, button_of, play_to_the_end, running_bot, wait_for_game
 from engine.api import new_match
 from lang import catalogs
-from render import render_board, render_hand
+from render import render_board, render_turn
 
 # Words every English sentence of the bot is full of, and no French or German one has.
 ENGLISH = re.compile(
@@ -167,9 +167,10 @@ async def test_a_french_and_a_german_member_play_without_english(tmp_path, serve
                 match = new_match(final.spec, final.seed)
                 for mover, text in log[:version]:
                     match.apply(match.parse_move(text, mover), mover)
-                german = render_hand(match.view(seat), name=names[seat], locale="de")
+                mine = match.view(seat)  # the hand's picture: the board and that hand
+                german = render_turn(mine, names=names, name=names[seat], locale="de")
                 assert message.attachment_bytes()[0] == german
-                assert german != render_hand(match.view(seat), name=names[seat], locale="en")
+                assert german != render_turn(mine, names=names, name=names[seat], locale="en")
 
 
 def _threads(guild):
