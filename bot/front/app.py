@@ -434,10 +434,16 @@ class Front:
         return lost
 
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo:
-        """The game in this channel (or thread); in a DM, the user's only active game."""
+        """The game in this channel (or thread). Where there is none, a member who plays in
+        this server is pointed to their game's thread or channel (a game opened from this
+        channel is played in a thread of its own)."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
             info = await self.service.active_match(interaction.channel_id)
             if info is None:
+                user_id = interaction.user.id
+                mine = await self.service.active_matches_of(interaction.guild_id, user_id)
+                if mine:
+                    raise Refused(texts.games_elsewhere(mine, user_id))
                 last = await self.service.last_match(interaction.channel_id)
                 if last is not None:
                     # TRANSLATORS: {ended} says how the last game here ended.

@@ -167,6 +167,38 @@ def dm_failed(user_id: int) -> str:
     ).format(user=user_id)
 
 
+def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
+    """To a member who used a game's command where none of their games is played: where
+    they are (a thread's or channel's mention, which opens it)."""
+    if len(games) == 1:
+        info = games[0]
+        # TRANSLATORS: {channel} is a link to the thread (or channel) of the game.
+        return _(
+            "There is no game in this channel: yours, game #{id} against {opponent}, is"
+            " played in {channel}. Use the command there."
+        ).format(id=info.id, opponent=_opponent(info, user_id), channel=f"<#{info.channel_id}>")
+    # TRANSLATORS: one item of a list of games: {channel} is a link to its thread.
+    item = _("{channel} (game #{id} against {opponent})")
+    shown = [
+        item.format(channel=f"<#{g.channel_id}>", id=g.id, opponent=_opponent(g, user_id))
+        for g in games[:MAX_LISTED]
+    ]
+    # TRANSLATORS: {games} lists the member's games, each with a link to its thread.
+    return _(
+        "There is no game in this channel; yours are played in {games}. Use the command in"
+        " the game's thread."
+    ).format(games=format_list(shown, locale=current()))
+
+
+# How many games a message lists at most.
+MAX_LISTED = 10
+
+
+def _opponent(info: MatchInfo, user_id: int) -> str:
+    seat = info.seat_of(user_id)
+    return info.names[1 - seat] if seat is not None else info.names[1]
+
+
 def turn_ping(info: MatchInfo, user_id: int) -> str:
     """In the game's channel, to a player whose DMs are closed, when the turn came back to
     them in an edit (the computer's reply), which notifies nobody."""
