@@ -33,11 +33,15 @@ async def settled(
 
 
 async def board_rows(service: GameService, match_id: int) -> list[Any]:
-    """The match's board announcements in order: version, status, message, and whether the
-    board continues the turn of the one before (then it edits that message)."""
-    cont = service.store.json_bool("payload", "continues")
-    rows = await service.store._all(
-        f"SELECT id, version, status, message_id, payload, {cont} AS cont"
+    """The match's board announcements in order: version, status, message, whether the
+    board continues the turn of the one before (then it edits that message, or replaces
+    it when `repost`), and whether it was held back (a member's turn going on)."""
+    store = service.store
+    flags = ", ".join(
+        f"{store.json_bool('payload', key)} AS {key}" for key in ("continues", "repost", "held")
+    )
+    rows = await store._all(
+        f"SELECT id, version, status, message_id, payload, {flags}"
         " FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id",
         (match_id,),
     )
@@ -51,21 +55,33 @@ async def check_everything_announced(
     members: Mapping[int, SimMember],
     match_id: int,
 ) -> MatchInfo:
-    """Every stored version's board was shown, in one message per turn: a version that
-    begins a turn is posted exactly once and the later versions of its turn edit that
-    message, which ends showing the turn's last board. The player to decide has their hand."""
+    """Every stored version's board was shown, in one message per turn: the boards of a
+    member's turn that goes on are held back, the one that ends it is posted exactly once,
+    and the later versions of its turn (the computer's reply) edit that message, which
+    ends showing the turn's last board; a board that must notify replaces its turn's
+    message (posted afresh, the earlier one deleted). The player to decide has their hand."""
     info = await service.match(match_id)
     rows = await board_rows(service, match_id)
     assert [r["version"] for r in rows] == list(range(info.version + 1)), match_id
     shows: dict[int, int] = {}  # message id -> the last version it must show
+    last: int | None = None  # the message of the board before, if it was posted
     for row in rows:
+        if row["held"]:
+            assert row["status"] == "skipped", (match_id, row["id"], row["status"])
+            last = None
+            continue
         assert row["status"] == "sent" and row["message_id"] is not None, (match_id, row["id"])
         message_id = int(row["message_id"])
-        if row["cont"]:
-            assert message_id in shows, f"game {match_id} version {row['version']} posted afresh"
+        version = f"game {match_id} version {row['version']}"
+        if row["continues"] and last is not None and not row["repost"]:
+            assert message_id == last, f"{version} posted afresh"
+        elif row["continues"] and last is not None:
+            assert message_id != last, f"{version} edited, though it must notify"
+            del shows[last]  # replaced: the earlier message was deleted
         else:
-            assert message_id not in shows, f"game {match_id} version {row['version']} edited"
+            assert message_id not in shows, f"{version} edited"
         shows[message_id] = int(row["version"])
+        last = message_id
     posts = board_posts(channel)
     assert sorted(m.id for m in posts) == sorted(shows), (
         f"game {match_id}: a board posted twice, or not at all"
