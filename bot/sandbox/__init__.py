@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -193,11 +194,17 @@ async def wait_for_version(
             raise TimeoutError(f"game {match_id}'s board of version {info.version} is pending")
         await asyncio.sleep(0.02)
     if row["status"] == "sent":
+        # This version's board, or a later one: the computer's next step may already have
+        # edited the same message.
         name = f"board-{match_id}-{info.version}.png"
+        pattern = re.compile(rf"board-{match_id}-(\d+)\.png")
+
+        def shows(m: SimMessage) -> bool:
+            found = (pattern.fullmatch(a.filename) for a in m.attachments)
+            return any(f is not None and int(f.group(1)) >= info.version for f in found)
+
         left = max(0.1, deadline - asyncio.get_running_loop().time())
-        await emu.wait_for_message(
-            lambda m: any(a.filename == name for a in m.attachments), timeout=left, what=name
-        )
+        await emu.wait_for_message(shows, timeout=left, what=name)
     return info
 
 
