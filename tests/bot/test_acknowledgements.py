@@ -114,7 +114,8 @@ async def test_every_request_is_acknowledged_before_the_database_answers(tmp_pat
             challenged, yourself, no_game = answers[:3]
             assert "challenges" in challenged.content and not challenged.ephemeral
             assert yourself.ephemeral and "cannot challenge yourself" in yourself.content
-            assert no_game.ephemeral and "no game in progress" in no_game.content
+            # No game here: the mover is pointed to theirs.
+            assert no_game.ephemeral and f"<#{table.id}>" in no_game.content
             # The refusals' public "thinking…" messages are gone, not left spinning.
             assert not [m for m in lobby.messages if m.loading]
             assert bot.front is not None and await bot.front.wait_idle(60)
