@@ -37,9 +37,12 @@ def command(path: str, /, **options: Value) -> Phrase:
     return Phrase(f"`{' '.join(words)}`", None, COMMAND)
 
 
-def option(name: str, value: Value) -> Phrase:
-    """A command's option named alone with its value: `option("rounds", 2)`."""
-    return Phrase(f"`{name}:{value}`", None, COMMAND)
+def option(name: str, value: Value | None = None, *, meaning: str = "") -> Phrase:
+    """A command's option named alone, with its value if any: `option("rounds", 2)`.
+    `meaning`: the option's own meaning there, as its command gave it (translator.py's
+    `MEANING`: `option("rounds", meaning="tournament")` is French `rondes`)."""
+    text = name if value is None else f"{name}:{value}"
+    return Phrase(f"`{text}`", None, COMMAND, {"meaning": meaning} if meaning else None)
 
 
 def use_mentions(mentions: Mentions | None) -> None:
@@ -65,14 +68,17 @@ def name_command(text: Phrase, translate: Callable[[str, str], str]) -> str:
     """A phrase made by `command` or `option`, for a reader: `translate(context, name)`
     gives a command's or an option's name in the reader's language."""
     words = text.msgid.strip("`").split()
+    if not words[0].startswith("/"):  # an option alone
+        name, colon, value = words[0].partition(":")
+        meaning = text.values.get("meaning")
+        context = f"option name ({meaning})" if meaning else "option name"
+        return f"`{translate(context, name)}{colon}{value}`"
     path = [w for w in words if ":" not in w]
     options = []
     for word in words:
         if ":" in word:
             name, value = word.split(":", 1)
             options.append(f"{translate('option name', name)}:{value}")
-    if not path:  # an option alone
-        return f"`{' '.join(options)}`"
     qualified = " ".join(path).lstrip("/")
     mention = mention_of(qualified)
     if mention is None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.errors import Refused
 from bot.front.controls import JoinTournamentButton
@@ -75,7 +76,7 @@ def format_name(fmt: str) -> str:
     return FORMATS.get(fmt, fmt)
 
 
-def players(count: int) -> str:
+def player_count(count: int) -> str:
     """ "1 player", "5 players"."""
     return ngettext("{count} player", "{count} players", count).format(count=count)
 
@@ -193,6 +194,8 @@ class TournamentCommands(app_commands.Group):
         rounds_of_match="Schotten Totten: rounds in each match; Schotten Totten 2: 2 = revenge",
     )
     @app_commands.choices(game=GAMES, format=FORMAT_CHOICES)
+    # The tournament's rounds: French "rondes", not the "manches" of a match (`rounds_of_match`).
+    @app_commands.rename(rounds=locale_str("rounds", meaning="tournament"))
     async def create(
         self,
         interaction: discord.Interaction,
@@ -254,7 +257,7 @@ class TournamentCommands(app_commands.Group):
                     " Round 1's games are opening now."
                 ).format(
                     name=t.name,
-                    players=players(len(t.entrants)),
+                    players=player_count(len(t.entrants)),
                     rounds=tournament_rounds(t.rounds),
                     hours=f"{t.round_hours:g}",
                 )
@@ -362,7 +365,7 @@ def _live_line(t: TournamentInfo) -> str:
         "name": t.name,
         "format": format_name(t.format),
         "game": localise(t.spec.describe()),
-        "players": players(len(t.entrants)),
+        "players": player_count(len(t.entrants)),
         "round": t.round,
         "rounds": t.rounds,
     }

@@ -29,7 +29,7 @@ from bot.wording import JOIN_BUTTON, player_name
 from engine.api import MatchSpec
 from engine.errors import GameError
 from engine.phrases import say, say_n
-from lang import command
+from lang import command, option
 
 MAX_NAME = 50
 MAX_PLAYERS = 256
@@ -199,9 +199,11 @@ class Tournaments:
             raise Refused(say("The format is swiss or round-robin."))
         if fmt == "round-robin" and rounds is not None:
             raise Refused(
+                # TRANSLATORS: {rounds} is the command's option `rounds` in the reader's words.
                 say(
                     "A round robin plays every pair once, so its rounds follow from the number"
-                    " of players; leave `rounds` out."
+                    " of players; leave {rounds} out.",
+                    rounds=option("rounds", meaning="tournament"),
                 )
             )
         if rounds is not None and not 1 <= rounds <= MAX_SWISS_ROUNDS:
