@@ -34,7 +34,7 @@ def test_a_command_is_text_until_its_id_is_known():
     for language, shown in (
         ("en", "`/schotten history game_id:N`"),
         ("fr", "`/schotten historique partie:N`"),
-        ("de", "`/schotten verlauf spielnummer:N`"),
+        ("de", "`/schotten verlauf partienummer:N`"),
     ):
         assert localise(command("history", game_id="N"), language) == shown
     assert str(command("move")) == "`/schotten move`"  # the English text, for logs
@@ -123,7 +123,7 @@ async def test_the_bot_names_its_commands_as_mentions(tmp_path, language):
             # The history names the export command with its option in the server's words.
             handle = await alice.slash(("schotten", "history"), where=channel)
             history = await handle.reply(timeout=15)
-            game_id = {"en": "game_id", "fr": "partie", "de": "spielnummer"}[language]
+            game_id = {"en": "game_id", "fr": "partie", "de": "partienummer"}[language]
             assert f"</schotten history:{schotten.id}> `{game_id}:N`" in history.embed_text()
 
             # Every message the members read names commands as mentions, never as text.
