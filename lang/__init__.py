@@ -13,6 +13,10 @@ timers or the outbox: those read the language stored with the member or the serv
   afterwards (`_("{player} wins").format(player=name)`).
 - `localise(text)`: a `Phrase` (engine/phrases.py, made before anyone's language was known)
   in the current language; plain text is returned as it is.
+- `fill(template, **values)`: `str.format` with the grammar a value asks of its template
+  (French elision: "de {name}" gives "d'Alice"; `lang/grammar.py`). Phrases are filled so.
+- `command("move")`, `option("rounds", 2)`, `mention("move")`: a command named in a sentence,
+  as Discord's mention once the bot knows its id (`lang/mentions.py`), in every language.
 """
 
 from __future__ import annotations

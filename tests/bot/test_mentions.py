@@ -155,3 +155,31 @@ async def test_the_chat_shows_a_mention_in_the_readers_language(tmp_path):
             assert bot.mentions("schotten challenge") in refusal.content
     shown = [line for line in lines if "Aucune partie" in line]
     assert shown and "/schotten défier" in shown[-1] and "</" not in shown[-1], shown
+
+
+async def test_a_process_that_does_not_sync_asks_discord_for_the_ids(tmp_path):
+    """Only the process with shard 0 syncs; one running other shards reads the ids."""
+    import asyncio
+
+    from bot.config import Config
+    from bot.front.client import SchottenBot
+    from discord_loopback import Emulator
+
+    async with Emulator() as emu, emu.point_discord():
+        emu.create_guild("Zero", shard=(0, 2))
+        emu.create_guild("One", shard=(1, 2))
+        async with running_bot(emu, tmp_path / "a.sqlite3") as syncing:
+            known = syncing.mentions("schotten tournament start")
+            assert known is not None
+        config = Config(database=tmp_path / "b.sqlite3", shards=(1, 1), shard_count=2)
+        other = SchottenBot(config, guild_ready_timeout=0.1)
+        runner = asyncio.create_task(other.start(emu.token))
+        try:
+            await emu.wait_for_bot(shards=[1])
+            await other.wait_until_ready()
+            assert other.mentions("schotten tournament start") == known
+            assert localise(command("tournament start"), "de") == known
+        finally:
+            await other.close()
+            await runner
+        assert localise(command("move"), "en") == "`/schotten move`"  # closed: text again
