@@ -217,3 +217,43 @@ def test_german_choice_labels_start_with_a_capital():
     assert len(labels) > 20
     lower = [s for s in labels if s[:1].islower()]
     assert lower == []
+
+
+# ---- the tournament's rounds, and ½ ---------------------------------------------------------
+
+
+async def test_the_tournaments_rounds_are_rondes_beside_the_matchs_manches():
+    import discord
+
+    from bot.front.command_tree import command_tree
+    from bot.front.translator import CommandTranslator
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = command_tree(client)
+    (schotten,) = tree.get_commands()
+    payload = await schotten.get_translated_payload(tree, CommandTranslator())
+    await client.close()
+
+    def option(path: list[str]) -> dict:
+        options = payload["options"]
+        for name in path[:-1]:
+            options = next(o for o in options if o["name"] == name)["options"]
+        return next(o for o in options if o["name"] == path[-1])
+
+    def names(path: list[str]) -> dict:
+        return option(path).get("name_localizations") or {}
+
+    assert names(["challenge", "rounds"])["fr"] == "manches"
+    assert names(["tournament", "create", "rounds"])["fr"] == "rondes"
+    assert names(["tournament", "create", "rounds_of_match"])["fr"] == "manches_par_match"
+    assert names(["tournament", "create", "round_hours"])["fr"] == "heures_par_ronde"
+    assert names(["tournament", "pairings", "round"])["fr"] == "ronde"
+    assert names(["tournament", "create", "rounds"])["de"] == "runden"
+
+
+def test_a_drawn_pairing_scores_a_half_not_zero_and_a_half():
+    from tests.bot.test_features_languages import pairing
+
+    with speaking("en"):
+        line = tournaments.pairing_line(tournament(), pairing(2, (0.5, 0.5), False), ping=False)
+    assert "½–½" in line and "0½" not in line
