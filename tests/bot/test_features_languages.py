@@ -113,7 +113,7 @@ EXPECTED = {
         "level": "schwer",
         "winners": "Alice und Bob",
         "cell": "frei",
-        "format": "Jeder gegen jeden",
+        "format": "Rundenturnier",
     },
 }
 
