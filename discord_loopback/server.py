@@ -425,7 +425,9 @@ class Emulator:
     ) -> ChatPrinter:
         """Print every chat event as a line (and save attachments to ``attachments_dir``);
         returns the subscribed ``ChatPrinter``."""
-        printer = ChatPrinter(write, attachments_dir=attachments_dir, width=width)
+        printer = ChatPrinter(
+            write, attachments_dir=attachments_dir, width=width, commands=self.world.commands
+        )
         self.subscribe(printer)
         return printer
 

@@ -46,9 +46,10 @@ from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.service import Tournaments
+from bot.wording import SHOW_HAND_BUTTON
 from engine.api import MatchSpec, notation
 from engine.errors import GameError
-from lang import DEFAULT, _, current, language_of, localise, speaking, use
+from lang import DEFAULT, _, current, language_of, localise, mention, speaking, use
 
 if TYPE_CHECKING:
     from bot.front.computer import Computer
@@ -331,8 +332,8 @@ class Front:
             raise Refused(
                 _(
                     "These controls are from an earlier position: the game has moved on since."
-                    " Use **Show my hand** for the current one."
-                )
+                    " Use **{button}** for the current one."
+                ).format(button=localise(SHOW_HAND_BUTTON))
             )
         if info.to_decide != seat:
             raise Refused(
@@ -439,15 +440,15 @@ class Front:
                 if last is not None:
                     # TRANSLATORS: {ended} says how the last game here ended.
                     raise Refused(
-                        _("{ended} Start a new one with `/schotten challenge`.").format(
-                            ended=localise(self.service.ended_message(last))
+                        _("{ended} Start a new one with {challenge}.").format(
+                            ended=localise(self.service.ended_message(last)),
+                            challenge=mention("challenge"),
                         )
                     )
                 raise Refused(
                     _(
-                        "There is no game in progress in this channel. Start one with"
-                        " `/schotten challenge`."
-                    )
+                        "There is no game in progress in this channel. Start one with {challenge}."
+                    ).format(challenge=mention("challenge"))
                 )
             return info
         raise Refused(_("Use this command in the channel or thread where your game is played."))

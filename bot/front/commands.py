@@ -28,7 +28,7 @@ from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
 from engine.api import GAME_NAMES, VARIANTS
-from lang import NAMES, Phrase, _, localise, ngettext, pgettext, say, speaking
+from lang import NAMES, Phrase, _, localise, mention, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 
@@ -233,7 +233,12 @@ class SchottenCommands(app_commands.Group):
                     e.rated_games,
                 ).format(rank=e.rank, name=e.name, rating=e.rating.display(), count=e.rated_games)
                 for e in board.entries
-            ] or [_("Nobody has finished a rated game yet: `/schotten challenge` someone!")]
+            ] or [
+                # TRANSLATORS: {challenge} is the command /schotten challenge (a mention).
+                _("Nobody has finished a rated game yet: {challenge} someone!").format(
+                    challenge=mention("challenge")
+                )
+            ]
             embed = discord.Embed(
                 # TRANSLATORS: {game} is Schotten Totten or Schotten Totten 2.
                 title=_("{game} leaderboard").format(game=term(GAME_NAMES[game])),
@@ -335,12 +340,19 @@ class SchottenCommands(app_commands.Group):
         games = await self.service.recent_games(guild, who.id, 10)
         with speaking(await self.front.server_language(guild)):  # a public post
             lines = [_history_line(g) for g in games] or [_("No finished games yet.")]
+            # (Not in the footer: Discord shows mentions only in an embed's description.)
+            # TRANSLATORS: {command} is the command /schotten history with its option
+            # game_id (a mention, then `game_id:N` in the reader's language).
+            lines.append(
+                _("{command} sends one game's full record.").format(
+                    command=mention("history", game_id="N")
+                )
+            )
             embed = discord.Embed(
                 title=_("{name}: recent games").format(name=who.display_name),
                 description="\n".join(lines),
                 colour=discord.Colour.blurple(),
             )
-            embed.set_footer(text=_("`/schotten history game_id:N` sends one game's full record."))
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(description="The rules, in short")

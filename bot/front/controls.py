@@ -28,7 +28,14 @@ from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
 from bot.front.ports import ControlsFront
 from bot.front.replies import report
 from bot.store import valid_id
-from lang import _, pgettext
+from bot.wording import (
+    ACCEPT_BUTTON,
+    DECLINE_BUTTON,
+    JOIN_BUTTON,
+    REMATCH_BUTTON,
+    SHOW_HAND_BUTTON,
+)
+from lang import _, localise, mention, pgettext
 
 PREFIX = "sch"
 # What a custom_id carries after its kind: the match and the version of its position.
@@ -301,7 +308,7 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label=_("Show my hand"),
+                label=localise(SHOW_HAND_BUTTON),
                 emoji="🃏",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"{PREFIX}:h:{match_id}",
@@ -323,7 +330,7 @@ class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label=_("Rematch"),
+                label=localise(REMATCH_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:r:{match_id}",
             )
@@ -346,7 +353,7 @@ class JoinTournamentButton(Control, template=r"sch:j:(?P<tournament>[0-9]+)"):
         self.tournament_id = tournament_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("tournament button", "Join"),
+                label=localise(JOIN_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:j:{tournament_id}",
             )
@@ -367,7 +374,7 @@ class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("challenge button", "Accept"),
+                label=localise(ACCEPT_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:a:{challenge_id}",
             )
@@ -388,7 +395,7 @@ class DeclineButton(Control, template=r"sch:d:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("challenge button", "Decline"),
+                label=localise(DECLINE_BUTTON),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"{PREFIX}:d:{challenge_id}",
             )
@@ -438,8 +445,8 @@ def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
         raise Refused(
             _(
                 "I do not understand this button or menu (it may be from an older version of"
-                " me). Use `/schotten hand` for your current controls."
-            )
+                " me). Use {hand} for your current controls."
+            ).format(hand=mention("hand"))
         )
     groups = found.groupdict()
     kind = custom_id.split(":", 2)[1]

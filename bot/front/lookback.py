@@ -27,7 +27,7 @@ from bot.records import RatingStep
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
-from lang import Phrase, _, current, localise, pgettext, say, speaking
+from lang import Phrase, _, current, fill, localise, mention, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -264,12 +264,14 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
-    return _(
+    text = _(
         "{name}'s {count} real choices (draws, claims and forced moves left out), each"
         " judged at the {level} level from what {name} could see then: their own hand and"
         " the board. {name}'s estimated chance of winning: {first} at their first decision,"
         " {last} at their last."
-    ).format(
+    )
+    return fill(
+        text,
         name=name,
         count=len(mine),
         level=level_word(level),
@@ -345,7 +347,7 @@ async def _analyse(
             count=len(worst), name=name
         )
     else:
-        tail = _("None of {name}'s moves cost anything by the search's estimate.").format(name=name)
+        tail = fill(_("None of {name}'s moves cost anything by the search's estimate."), name=name)
     await interaction.edit_original_response(
         content=f"{top}\n{tail}",
         embeds=embeds,
@@ -384,8 +386,14 @@ async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> N
     text = _(
         "Hint for game #{game_id}: **{move}**. Your estimated chance of winning with it:"
         " {chance}. (The computer's {level} search, from what you can see: your hand and the"
-        " board.) Play it with `/schotten move` or the buttons of your hand."
-    ).format(game_id=info.id, move=move, chance=percent(chance), level=level_word(level))
+        " board.) Play it with {command} or the buttons of your hand."
+    ).format(
+        game_id=info.id,
+        move=move,
+        chance=percent(chance),
+        level=level_word(level),
+        command=mention("move"),
+    )
     await interaction.followup.send(text, ephemeral=True)
 
 
