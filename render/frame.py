@@ -491,7 +491,7 @@ def face_pin(notes: Notes, place: int) -> Pin | None:
     return None
 
 
-PIN_D = 24  # a mark's badge: a disc this wide
+PIN_D = 26  # a mark's badge: a disc this wide
 
 
 def pin_badge(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, box: Box, pin: Pin) -> None:
@@ -506,7 +506,7 @@ def pin_disc(
     x, y = xy
     s = theme.supersample
     paste(img, panel(PIN_D, PIN_D, PIN_D // 2, pin.color, theme.background, 2, s), (x, y))
-    f = text.bold(theme, theme.small_size - 2)
+    f = text.bold(theme, theme.small_size)
     room = (x, y, x + PIN_D, y + PIN_D)
     text.draw(d, (x + PIN_D / 2, y + PIN_D / 2), pin.symbol, f, theme.text_dark, "mm", room=room)
 

@@ -104,7 +104,7 @@ async def test_the_board_is_private_until_shared_and_the_hand_is_never_offered(w
 
 
 async def test_a_board_shared_after_the_game_ended_shows_the_end(world):
-    emu, guild, alice, bob, carol, db = world
+    emu, guild, alice, bob, _, db = world
     async with running_bot(emu, db) as bot:
         info = await start_game(bot, emu, guild, alice, bob)
         thread = emu.world.channel(info.channel_id)
