@@ -9,6 +9,8 @@ from PIL import Image
 from bot import lookback
 from bot.sandbox import running_bot, wait_for_game
 from engine.cards import format_cards
+from render.theme import DEFAULT_THEME
+from tests.render.test_analysis_board import count_colour
 from tests.bot.test_e2e import start_game
 from tests.bot.test_service import play_random
 
@@ -101,6 +103,12 @@ async def test_an_analysis_shows_progress_a_chart_and_the_costliest_moves(world)
         assert private.is_visible_to(alice.user) and "Alice's hand before" in private.content
         for data in message.attachment_bytes():
             assert Image.open(io.BytesIO(data)).format == "PNG"
+        # Each move's board is an analysis board: the move made and the better one are
+        # marked in their colours (which no board of a game has).
+        for data in message.attachment_bytes()[1:]:
+            picture = Image.open(io.BytesIO(data)).convert("RGB")
+            assert count_colour(picture, DEFAULT_THEME.mark_played) > 200
+            assert count_colour(picture, DEFAULT_THEME.mark_better) > 200
         # The moves named are Alice's, at the places in the log the titles give.
         log = await bot.service.store.moves(info.id)
         seat = info.seat_of(alice.id)

@@ -40,7 +40,7 @@ def _draw(fn, **kw):
     return Image.open(io.BytesIO(data)).convert("RGB"), [ln.text for ln in lines]
 
 
-def _count(img: Image.Image, colour: str) -> int:
+def count_colour(img: Image.Image, colour: str) -> int:
     """Pixels of about `colour` (the PNG's palette moves colours by a few levels)."""
     r, g, b = Image.new("RGB", (1, 1), colour).getpixel((0, 0))
     return sum(
@@ -76,7 +76,7 @@ def test_the_analysis_board_marks_both_moves_on_the_board():
     view, seat, played, better = _position("tactics")
     plain, _ = _draw(render_board, view=view, names=NAMES, bottom_seat=seat)
     for colour in (DEFAULT_THEME.mark_played, DEFAULT_THEME.mark_better):
-        assert _count(plain, colour) == 0
+        assert count_colour(plain, colour) == 0
     img, drawn = _draw(
         render_analysis_board,
         view=view,
@@ -89,7 +89,7 @@ def test_the_analysis_board_marks_both_moves_on_the_board():
     )
     # Each mark: its badge in the band and on the card, and a ring round the card.
     for colour in (DEFAULT_THEME.mark_played, DEFAULT_THEME.mark_better):
-        assert _count(img, colour) > 200
+        assert count_colour(img, colour) > 200
     assert drawn.count(PLAYED) == 2 and drawn.count(BETTER) == 2
 
 
@@ -106,7 +106,7 @@ def test_a_claim_marks_its_stone_and_a_siege_board_works_too():
         better="retreat 9",  # not a move here: named, not marked
     )
     assert "Better: retreat 9" in drawn and drawn.count(BETTER) == 1
-    assert _count(img, DEFAULT_THEME.mark_played) > 400
+    assert count_colour(img, DEFAULT_THEME.mark_played) > 400
     assert phase_badge(view.phase) not in drawn
 
 
