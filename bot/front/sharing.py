@@ -166,4 +166,4 @@ async def share(front: Any, interaction: discord.Interaction, kind: str, args: l
     old = interaction.message.content if interaction.message is not None else ""
     # TRANSLATORS: put above a private look-up once its owner posted it in the channel.
     done = _("✅ Posted in the channel.")
-    await interaction.edit_original_response(content=f"{done}\n{old}"[:2000], view=None)
+    await interaction.edit_original_response(content=f"{done}\n{old}".strip()[:2000], view=None)
