@@ -198,7 +198,9 @@ class SchottenCommands(app_commands.Group):
         info = await self.front.match_here(interaction)
         await self.front.show_hand(interaction, info.id)
 
-    @app_commands.command(description="Post this channel's board again")
+    @app_commands.command(
+        description="See this channel's board privately (with a button to post it)"
+    )
     @gated
     async def board(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, private=True)  # a personal look-up: shared by a button

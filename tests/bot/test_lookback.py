@@ -10,9 +10,9 @@ from bot import lookback
 from bot.sandbox import running_bot, wait_for_game
 from engine.cards import format_cards
 from render.theme import DEFAULT_THEME
-from tests.render.test_analysis_board import count_colour
 from tests.bot.test_e2e import start_game
 from tests.bot.test_service import play_random
+from tests.render.test_analysis_board import count_colour
 
 
 async def finish_by_service(bot, info) -> None:
