@@ -157,7 +157,7 @@ async def share(front: Any, interaction: discord.Interaction, kind: str, args: l
     for item in items:
         view.add_item(item)
     await interaction.followup.send(
-        f"{head}\n{answer.content}"[:2000],
+        f"{head}\n{answer.content}".strip()[:2000],
         embeds=list(answer.embeds) or MISSING,
         files=answer.files() or MISSING,
         view=view if items else MISSING,
