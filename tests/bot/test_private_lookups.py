@@ -118,3 +118,21 @@ async def test_a_board_shared_after_the_game_ended_shows_the_end(world):
         assert posted.attachments[0].filename == f"board-{info.id}-{ended.version}.png"
         assert ended.is_over and "Alice wins" in posted.content
         await emu.assert_all_acknowledged()
+
+
+async def test_a_running_games_record_shared_shows_only_what_its_board_shows(world):
+    emu, guild, alice, bob, carol, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        channel = guild.default_channel
+        record = await (
+            await alice.slash(("schotten", "history"), where=channel, game_id=info.id)
+        ).attachment_message(timeout=10)
+        posted = await share(emu, alice, record, channel)
+        text = posted.attachments[0].data.decode()
+        assert carol.can_see(posted) and "Seed: shown when the game is over" in text
+        assert str(info.seed) not in text
+        for seat in (0, 1):
+            hand = info.match.view(seat).hand
+            assert not all(str(card) in text for card in hand)
+        await emu.assert_all_acknowledged()
