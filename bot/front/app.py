@@ -40,6 +40,7 @@ from bot.front.controls import (
 from bot.front.picker import build_picker
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
+from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
 from bot.notation import canonical
@@ -391,8 +392,15 @@ class Front:
                     moved = True
         if info is None:
             info = await self.match_here(interaction)  # says why there is nothing to show
-        await acknowledge(interaction)  # done by the command already; here for other callers
+        if not moved:
+            # A personal look-up: privately, in the member's language, with Post in channel.
+            await acknowledge(interaction, private=True)  # done by the command already
+            await send_private(interaction, await self.board_answer(info), "bo", info.id)
+            return
+        # The game moved here: its board is for the channel, where the game now goes on.
+        await acknowledge(interaction)  # done (privately) by the command already
         found = info
+        await interaction.followup.send(texts.moved_here(info), ephemeral=True)
 
         def view() -> discord.ui.View:
             view = discord.ui.View(timeout=None)
@@ -400,8 +408,7 @@ class Front:
             return view
 
         with speaking(await self.server_language(interaction.guild_id)):
-            lines = [texts.moved_here(info)] if moved else []
-            caption = texts.board_caption(info, lines)
+            caption = texts.board_caption(info, [texts.moved_here(info)])
             without = texts.board_without_picture()
             language = current()
 
@@ -416,6 +423,16 @@ class Front:
             )
 
         await plainest(send, f"board of game {info.id}")
+
+    async def board_answer(self, info: MatchInfo) -> Answer:
+        """The board as everyone may see it, with its Show my hand button, in the current
+        language: `/schotten board`'s private answer, and what its Post in channel posts."""
+        png = await asyncio.to_thread(_render_board, info, current())
+        return Answer(
+            texts.board_caption(info, []),
+            pictures=[Picture(f"board-{info.id}-{info.version}.png", png)],
+            controls=lambda: [ShowHandButton(info.id)],
+        )
 
     async def _lost_games(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         """The member's running games in this server whose channel is gone."""
@@ -628,6 +645,16 @@ class Front:
 
     async def say(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         await say(interaction, content, **kwargs)
+
+
+@answers("bo")
+async def _share_board(front: Front, interaction: discord.Interaction, args: list[int]) -> Answer:
+    """Post in channel, under a private `/schotten board`: the board now (the spectator's
+    view: nothing hidden)."""
+    info = await front.service.match(args[0])
+    if info.guild_id != interaction.guild_id:
+        raise Refused(_("Game #{id} was not played on this server.").format(id=info.id))
+    return await front.board_answer(info)
 
 
 def is_match(spec: MatchSpec) -> bool:

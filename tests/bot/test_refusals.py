@@ -176,8 +176,12 @@ async def test_a_deleted_thread_does_not_stop_the_game(world, caplog):
             assert len(told) == 1, [m.content for m in member.dms]
         # /schotten board in another channel brings the game there, and it goes on there.
         general = guild.default_channel
-        reply = await (await alice.slash(("schotten", "board"), where=general)).reply()
-        assert "goes on here" in reply.content
+        handle = await alice.slash(("schotten", "board"), where=general)
+        note = await handle.reply()
+        assert note.ephemeral and "goes on here" in note.content
+        # The board itself is for the channel, where the game now goes on.
+        reply = await handle.attachment_message()
+        assert not reply.ephemeral and "goes on here" in reply.content
         assert reply.attachments[0].filename == f"board-{info.id}-{info.version}.png"
         assert (await bot.service.match(info.id)).channel_id == general.id
         info = await play_by_dm(bot, emu, players, info.id, general, 2)
