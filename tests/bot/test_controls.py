@@ -96,7 +96,7 @@ async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
         c if c in playable else f"{BLOCKED}{c}" for c in hand
     ]  # the hand picture's order, the Joker included
     joker = next(o for o in options if o.value == f"{BLOCKED}joker")
-    assert joker.label == "joker (not now)" and joker.description.startswith("You have played 2")
+    assert joker.label == "Joker (not now)" and joker.description.startswith("You have played 2")
 
 
 async def test_the_banshee_asks_to_discard_not_where_to():

@@ -299,11 +299,11 @@ def test_second_person_english() -> None:
     tied = _formation("G1 G2 G3")
     claim = st1_events.StoneClaimed(0, 4, _formation("R1 R2 R3"), tied)
     assert claim.describe(NAMES) == (
-        "Alice claimed stone 4 with colour run R1 R2 R3 (6) against colour run G1 G2 G3 (6):"
+        "Alice claimed stone 4 with a colour run R1 R2 R3 (6) against a colour run G1 G2 G3 (6):"
         " a tie, won by Alice, who completed their side first."
     )
     assert claim.describe(NAMES, you=0) == (
-        "You claimed stone 4 with colour run R1 R2 R3 (6) against colour run G1 G2 G3 (6):"
+        "You claimed stone 4 with a colour run R1 R2 R3 (6) against a colour run G1 G2 G3 (6):"
         " a tie, won by you: you completed first."
     )
     traitor = st1_tactics.TraitorPlayed(1, Card.parse("G5"), 3, 6)
@@ -323,13 +323,13 @@ def test_second_person_english() -> None:
         "You played Treason: took Bob's G5 from tile 3 onto your side of tile 6."
     )
     assert localised(treason.describe(NAMES, you=0), "fr") == (
-        "Vous avez joué Traîtrise : la carte G5 de Bob passe de la tuile 3 à votre côté de la"
-        " tuile 6."
+        "Vous avez joué la carte Traîtrise : la carte G5 de Bob passe de la tuile 3 à votre côté"
+        " de la tuile 6."
     )
     joker = st1_events.CardPlayed(1, TacticCard(Tactic.JOKER), 2)
     assert joker.describe(NAMES) == "Bob played the Joker on stone 2."
     assert localised(joker.describe(NAMES), "de") == (
-        "Bob hat die Karte Joker an Grenzstein 2 gespielt."
+        "Bob hat den Joker an Grenzstein 2 gespielt."
     )
     ended = GameEnded(Outcome(0, Termination.FIVE_STONES), (1, 3, 5, 7, 9))
     assert ended.describe(NAMES, you=0) == ended.describe(NAMES)
