@@ -323,8 +323,8 @@ def test_second_person_english() -> None:
         "You played Treason: took Bob's G5 from tile 3 onto your side of tile 6."
     )
     assert localised(treason.describe(NAMES, you=0), "fr") == (
-        "Vous avez joué la carte Traîtrise : la carte G5 de Bob passe de la tuile 3 à votre côté"
-        " de la tuile 6."
+        "Vous avez joué la carte Traîtrise : la carte G5 jouée par Bob passe de la tuile 3 à votre"
+        " côté de la tuile 6."
     )
     joker = st1_events.CardPlayed(1, TacticCard(Tactic.JOKER), 2)
     assert joker.describe(NAMES) == "Bob played the Joker on stone 2."
