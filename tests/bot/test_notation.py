@@ -177,3 +177,29 @@ def test_no_word_means_two_things_in_one_game_and_language(game, language):
     for word, code in card_words(game, language).items():
         assert word not in english or word == code, (word, code)
         assert word not in {"red", "orange", "yellow", "green", "blue", "purple"}
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_move_examples_in_the_engines_messages_read_back_as_moves(language):
+    """The engine's refusals show example moves in the member's words (`piocher clan`,
+    `stratège 3:R5 défausse`): typed as shown, each is a move of one of the games."""
+    from engine.api import notation
+    from engine.errors import GameError
+    from langtools.tools import po_path, read
+
+    examples = []
+    for message in read(po_path(language, "engine"), language):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            quoted = (text or "").split("`")[1::2]  # what is between backticks
+            examples += [q for q in quoted if "{" not in q]
+    assert any(" " in e and not e[0].isupper() for e in examples)  # local words are there
+    for example in examples:
+        readable = []
+        for game in ("st1", "st2"):
+            try:
+                notation(game, canonical(example, game))
+            except GameError:
+                continue
+            readable.append(game)
+        assert readable, (language, example)
