@@ -37,7 +37,6 @@ from bot.front.controls import (
     controls_view,
     step_view,
 )
-from bot.front.picker import build_picker
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
@@ -209,11 +208,19 @@ class Front:
         that cannot be played now listed too, each saying why."""
         view = info.match.view(seat)
         hand = [str(c) for c in view.hand or ()]
-        playable = set(build_picker(info.spec.game, legal).cards)
+        # What the engine says the hand can play now: the hand picture raises the same cards.
+        playable = {str(c) for c in view.playable()}
         blocked = unplayable(info.match, seat, hand, playable) if playable else {}
         new = [str(c) for c in getattr(view, "recruited", ())]
         return controls_view(
-            info.id, version, info.spec.game, legal, hand=hand, blocked=blocked, new=new
+            info.id,
+            version,
+            info.spec.game,
+            legal,
+            hand=hand,
+            blocked=blocked,
+            new=new,
+            playable=playable,
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
