@@ -21,6 +21,7 @@ from bot.service import GameService
 from engine.ai.analysis import Judgement, analyse, decisions, hint
 from engine.api import Playable, load_match, new_match
 from engine.phrases import say
+from lang import command
 
 ANALYSIS_LEVELS = ("normal", "hard")
 
@@ -56,9 +57,10 @@ async def finished_game(service: GameService, game_id: int, guild_id: int | None
         raise Refused(
             say(
                 "Game #{id} is still being played. Replays and analyses are for finished"
-                " games, so that nothing still hidden is shown; `/schotten board` in its"
+                " games, so that nothing still hidden is shown; {board} in its"
                 " channel shows the board now.",
                 id=game_id,
+                board=command("board"),
             )
         )
     log = await log_of(service.store, game_id)
@@ -90,8 +92,8 @@ async def analysed_seat(
         raise Refused(
             say(
                 "On this server only the two players ({a} and {b}) can analyse their games; a"
-                " server manager can open analyses to everyone with"
-                " `/schotten settings public_analysis:True`.",
+                " server manager can open analyses to everyone with {settings}.",
+                settings=command("settings", public_analysis="True"),
                 a=a,
                 b=b,
             )

@@ -43,13 +43,13 @@ from bot.store import (
     open_store,
     valid_id,
 )
-from bot.wording import computer_name, player_name
+from bot.wording import SHOW_HAND_BUTTON, computer_name, player_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
 from engine.outcome import Termination
 from engine.phrases import Phrase, from_json, say, to_json
-from lang import LANGUAGES, language_of
+from lang import LANGUAGES, command, language_of
 
 AI_LEVELS = ("easy", "normal", "hard")
 # Far more than any move needs; the slash command declares the same limit to Discord.
@@ -506,9 +506,11 @@ class GameService:
             written = None  # the match's own parse below says what is wrong with it
         if written == "timeout" and not by_clock:
             raise Refused(
+                # TRANSLATORS: {resign} is the command /schotten resign (a clickable mention).
                 say(
-                    "Only the clock ends a game on time. To give up, use `/schotten resign`"
-                    " (or type `resign`), which asks you to confirm first."
+                    "Only the clock ends a game on time. To give up, use {resign}"
+                    " (or type `resign`), which asks you to confirm first.",
+                    resign=command("resign"),
                 )
             )
         deciding = match.to_decide
@@ -715,8 +717,9 @@ class GameService:
                 return say("You already played `{move}`; that was a second click.", move=canonical)
         return say(
             "These controls are from an earlier position: the game has moved on since (another"
-            " click, another device, or a move by the clock). Use **Show my hand** for the"
-            " current position."
+            " click, another device, or a move by the clock). Use **{button}** for the"
+            " current position.",
+            button=SHOW_HAND_BUTTON,
         )
 
     async def _rate(self, tx: Tx, info: MatchInfo, match: Playable) -> list[RatingChange]:

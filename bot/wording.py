@@ -34,3 +34,13 @@ def player_name(user_id: int) -> Phrase:
     """The name of a member the bot never saw (no name stored)."""
     # TRANSLATORS: a member whose name is unknown; {id} is their Discord id.
     return say("player {id}", id=user_id)
+
+
+# Buttons that sentences name ("use **Show my hand**"): the button and the sentence take
+# the label from here, so that in every language the words match what the member sees.
+SHOW_HAND_BUTTON = say_in("button", "Show my hand")
+JOIN_BUTTON = say_in("tournament button", "Join")
+REMATCH_BUTTON = say_in("button", "Rematch")
+ACCEPT_BUTTON = say_in("challenge button", "Accept")
+DECLINE_BUTTON = say_in("challenge button", "Decline")
+BUTTONS = (SHOW_HAND_BUTTON, JOIN_BUTTON, REMATCH_BUTTON, ACCEPT_BUTTON, DECLINE_BUTTON)

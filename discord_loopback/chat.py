@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from .commands import MENTION, CommandRegistry
 from .events import ChatEvent
 from .models import BUTTON, SELECT_TYPES, SimAttachment, SimMessage, walk_components
 
@@ -44,9 +45,13 @@ class ChatPrinter:
         *,
         attachments_dir: Path | str | None = None,
         width: int = 14,
+        commands: CommandRegistry | None = None,
         name_of: Callable[[int], str | None] = lambda _: None,
     ) -> None:
+        """``commands``: the bot's registered commands, to show command mentions as the
+        reader's client does (``/schotten jouer``); without it they stay as sent."""
         self._write = write
+        self.commands = commands
         self.name_of = name_of
         self.attachments_dir = Path(attachments_dir) if attachments_dir is not None else None
         self.width = width
@@ -97,7 +102,7 @@ class ChatPrinter:
             known = names.get(user_id) or self.name_of(user_id)
             return f"@{known}" if known else found.group(0)
 
-        content = USER_MENTION.sub(name, message.content)
+        content = USER_MENTION.sub(name, self._commands_shown(message, message.content))
         parts = [content] if content else []
         for embed in message.embeds:
             title = embed.get("title") or ""
@@ -121,6 +126,22 @@ class ChatPrinter:
         for attachment in message.attachments:
             parts.append(self._file(message, attachment))
         return " ".join(parts) if parts else "(empty)"
+
+    def _commands_shown(self, message: SimMessage, content: str) -> str:
+        """Command mentions as the reader's client shows them: the member it is visible to,
+        a DM's recipient, or else the server's language."""
+        if self.commands is None or "</" not in content:
+            return content
+        channel = message.channel
+        reader = message.visible_to or (channel.recipient if channel is not None else None)
+        if reader is not None:
+            locale = reader.locale
+        elif channel is not None and channel.guild is not None:
+            locale = channel.guild.locale
+        else:
+            locale = "en-US"
+        commands = self.commands
+        return MENTION.sub(lambda m: commands.mention_text(m.group(0), locale), content)
 
     def _file(self, message: SimMessage, attachment: SimAttachment) -> str:
         text = f"[file: {attachment.filename} {_size(attachment.size)}"

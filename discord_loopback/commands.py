@@ -7,6 +7,7 @@ and type, so discord.py's command ids stay stable across syncs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container
 
 from .errors import unknown
@@ -83,6 +84,37 @@ class CommandRegistry:
         del self.command_table(guild_id)[(command.name, command.type)]
         self._changed()
 
+    def any_command(self, command_id: int) -> RegisteredCommand | None:
+        """The command with this id, global or in any guild (None if there is none)."""
+        for table in (self.global_commands, *self.guild_commands.values()):
+            for command in table.values():
+                if command.id == command_id:
+                    return command
+        return None
+
+    def mention_text(self, mention: str, locale: str) -> str:
+        """A command mention, ``</schotten move:ID>``, as a client in ``locale`` shows it:
+        ``/schotten jouer`` (the names in that language where the bot localised them); an id
+        Discord does not know stays as it was written, as the client shows it."""
+        found = MENTION.fullmatch(mention)
+        command = self.any_command(int(found["id"])) if found else None
+        if found is None or command is None:
+            return mention
+        names = found["names"].split(" ")
+        if names[0] != command.name:
+            return mention
+        shown = [_localised(command.payload, locale)]
+        options = command.payload.get("options") or []
+        for name in names[1:]:
+            sub = next(
+                (o for o in options if o.get("name") == name and o.get("type") in (1, 2)), None
+            )
+            if sub is None:
+                return mention
+            shown.append(_localised(sub, locale))
+            options = sub.get("options") or []
+        return "/" + " ".join(shown)
+
     def find_command(self, guild: SimGuild | None, name: str) -> RegisteredCommand | None:
         """What a user typing ``/name`` there would pick: a guild command, else a global one."""
         if guild is not None:
@@ -97,6 +129,16 @@ class CommandRegistry:
         if guild is not None:
             names |= {n for n, t in self.guild_commands.get(guild.id, {}) if t == 1}
         return sorted(names)
+
+
+# Discord's mention of a command or subcommand: </name:id>, </name sub:id>, </name group sub:id>.
+MENTION = re.compile(r"</(?P<names>[-_\w]+(?: [-_\w]+){0,2}):(?P<id>[0-9]+)>")
+
+
+def _localised(payload: JSON, locale: str) -> str:
+    """A command's or option's name in ``locale`` (or in its language), else its own."""
+    names = payload.get("name_localizations") or {}
+    return str(names.get(locale) or names.get(locale.split("-")[0]) or payload["name"])
 
 
 KNOWN_COMMAND_KEYS = (

@@ -430,7 +430,13 @@ class Emulator:
             user = self.world.users.get(user_id)
             return user.name if user is not None else None
 
-        printer = ChatPrinter(write, attachments_dir=attachments_dir, width=width, name_of=name_of)
+        printer = ChatPrinter(
+            write,
+            attachments_dir=attachments_dir,
+            width=width,
+            commands=self.world.commands,
+            name_of=name_of,
+        )
         self.subscribe(printer)
         return printer
 

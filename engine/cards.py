@@ -229,12 +229,36 @@ def card_name(card: AnyCard) -> str:
 
 
 def card_named(card: AnyCard) -> str:
-    """A card as the object of a sentence: "R7", "the Joker" (a Phrase)."""
+    """A card as the object of a sentence: "R7", "the Joker", "Redeployment" (a Phrase, with
+    the article each language puts before that card: "le Combat de Boue", "la carte
+    Recrutement", German accusative "den Spion")."""
     if isinstance(card, TacticCard):
-        # TRANSLATORS: a tactic card as the object of a sentence ("Alice played the Joker on
-        # stone 3"); {card} is the card's name.
-        return say_in("card as object", "the {card}", card=card.kind.title)
+        return _TACTIC_OBJECTS[card.kind]
     return str(card)
+
+
+# TRANSLATORS: a tactic card as the object of a sentence ("Alice played the Joker on stone
+# 3", "took the Spy from the discard pile"), with its article (German accusative). Schotten
+# Totten 2's actions are named without an article in English ("Alice played Redeployment");
+# say them the way your language names a card ("la carte Redéploiement").
+_TACTIC_OBJECTS: dict[Tactic, Phrase] = {
+    Tactic.JOKER: say_in("card as object", "the Joker"),
+    Tactic.SPY: say_in("card as object", "the Spy"),
+    Tactic.SHIELD: say_in("card as object", "the Shield-Bearer"),
+    Tactic.BLIND: say_in("card as object", "the Blind-Man's Bluff"),
+    Tactic.MUD: say_in("card as object", "the Mud Fight"),
+    Tactic.RECRUITER: say_in("card as object", "the Recruiter"),
+    Tactic.STRATEGIST: say_in("card as object", "the Strategist"),
+    Tactic.BANSHEE: say_in("card as object", "the Banshee"),
+    Tactic.TRAITOR: say_in("card as object", "the Traitor"),
+    Tactic.REDEPLOY: say_in("card as object", "Redeployment"),
+    Tactic.RECRUIT: say_in("card as object", "Recruitment"),
+    Tactic.DESERT: say_in("card as object", "Desertion"),
+    Tactic.TREASON: say_in("card as object", "Treason"),
+    Tactic.EXPLODE: say_in("card as object", "Explosion"),
+    Tactic.SUPPORT: say_in("card as object", "Support"),
+    Tactic.EXCHANGE: say_in("card as object", "Exchange"),
+}
 
 
 _COLOR_WORDS = {c.label: c for c in Color} | {c.letter.lower(): c for c in Color}

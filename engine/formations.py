@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Color, TacticCard
-from engine.phrases import Phrase, say_in, say_n
+from engine.phrases import Phrase, Value, say_in, say_n
 
 
 class FormationType(enum.IntEnum):
@@ -49,6 +49,31 @@ _SAME_LABELS: dict[int, Phrase] = {
 }
 # The wall tiles' word for it, whatever the size (RULINGS' table).
 SAME_STRENGTH = say_in("formation", "same strength")
+
+# The same names with an article, as a sentence's object ("both sides make a run"; German
+# accusative) and after "with" ("claimed with a run"; German dative), by type and size.
+# TRANSLATORS: a formation's type with its article, as the object of a verb ("both sides
+# make a colour run", "could add R3 and make three of a kind").
+_OBJECT_LABELS: dict[tuple[FormationType, int], Phrase] = {
+    (FormationType.SUM, 0): say_in("formation with article", "a sum"),
+    (FormationType.RUN, 0): say_in("formation with article", "a run"),
+    (FormationType.COLOR, 0): say_in("formation with article", "a colour"),
+    (FormationType.COLOR_RUN, 0): say_in("formation with article", "a colour run"),
+    (FormationType.SAME_STRENGTH, 2): say_in("formation with article", "a pair"),
+    (FormationType.SAME_STRENGTH, 3): say_in("formation with article", "three of a kind"),
+    (FormationType.SAME_STRENGTH, 4): say_in("formation with article", "four of a kind"),
+}
+# TRANSLATORS: a formation's type with its article, after "with" ("claimed stone 3 with a
+# colour run"): German dative ("mit einem Farblauf").
+_WITH_LABELS: dict[tuple[FormationType, int], Phrase] = {
+    (FormationType.SUM, 0): say_in("formation after with", "a sum"),
+    (FormationType.RUN, 0): say_in("formation after with", "a run"),
+    (FormationType.COLOR, 0): say_in("formation after with", "a colour"),
+    (FormationType.COLOR_RUN, 0): say_in("formation after with", "a colour run"),
+    (FormationType.SAME_STRENGTH, 2): say_in("formation after with", "a pair"),
+    (FormationType.SAME_STRENGTH, 3): say_in("formation after with", "three of a kind"),
+    (FormationType.SAME_STRENGTH, 4): say_in("formation after with", "four of a kind"),
+}
 
 ALL_TYPES: frozenset[FormationType] = frozenset(FormationType)
 SUM_ONLY: frozenset[FormationType] = frozenset({FormationType.SUM})
@@ -153,13 +178,21 @@ class Formation:
         """The card each wild card stands for (RULINGS ST1-11: shown once a stone is claimed)."""
         return {w: c for c, w in zip(self.cards, self.wilds, strict=True) if w is not None}
 
-    def describe(self, *, article: bool = True) -> Phrase:
-        """For players: "colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)" (without
-        `article`: "lower sum R1 B2 Y0 G3 (6)", after "your")."""
-        # In value order, as players lay a run out (G3 G4 G5, not G4 G5 G3).
-        pairs = sorted(zip(self.cards, self.wilds, strict=True), key=lambda p: p[0].value)
-        shown = " ".join(str(c) if w is None else f"{c}({w})" for c, w in pairs)
+    def describe(self, *, article: bool = True, after_with: bool = False) -> Phrase:
+        """For players: "a colour run G5 G6 G7 (18)", "the lower sum R1 B2 Y0 G3 (6)"; with
+        `after_with` in the form that follows "with" (German dative: "einem Farblauf");
+        without `article`: "colour run G5 G6 G7 (18)", after "your". A wild card shows the
+        card it became and its name: "Y7(Spy)", said in the reader's language."""
+        shown = self.shown_cards()
         if self.lower_sum_wins:
+            if after_with:
+                # TRANSLATORS: after "with" (German dative); {cards} are card codes.
+                return say_in(
+                    "formation after with",
+                    "the lower sum {cards} ({total})",
+                    cards=shown,
+                    total=self.total,
+                )
             if article:
                 # TRANSLATORS: a formation on a tile where the lower sum wins; {cards} are card
                 # codes ("R1 B2 Y0 G3"), {total} their sum.
@@ -167,15 +200,39 @@ class Formation:
                     "formation", "the lower sum {cards} ({total})", cards=shown, total=self.total
                 )
             return say_in("formation", "lower sum {cards} ({total})", cards=shown, total=self.total)
-        # TRANSLATORS: a formation: {kind} is its type ("colour run", "three of a kind"),
-        # {cards} card codes ("G5 G6 G7"), {total} their sum: "colour run G5 G6 G7 (18)".
+        size = len(self.cards) if self.type is FormationType.SAME_STRENGTH else 0
+        kind: Phrase = self.type.label(len(self.cards))
+        if after_with:
+            kind = _WITH_LABELS.get((self.type, size), kind)
+        elif article:
+            kind = _OBJECT_LABELS.get((self.type, size), kind)
+        # TRANSLATORS: a formation: {kind} is its type ("a colour run", "three of a kind"),
+        # {cards} card codes ("G5 G6 G7"), {total} their sum: "a colour run G5 G6 G7 (18)".
         return say_in(
-            "formation",
-            "{kind} {cards} ({total})",
-            kind=self.type.label(len(self.cards)),
-            cards=shown,
-            total=self.total,
+            "formation", "{kind} {cards} ({total})", kind=kind, cards=shown, total=self.total
         )
+
+    def shown_cards(self) -> Value:
+        """The cards in value order, as players lay a run out (G3 G4 G5, not G4 G5 G3); a
+        wild card as the card it became with its name ("Y7(Spy)", a Phrase)."""
+        pairs = sorted(zip(self.cards, self.wilds, strict=True), key=lambda p: p[0].value)
+        shown: Value = ""
+        for c, w in pairs:
+            # TRANSLATORS: a wild card in a formation: the card it became and the tactic
+            # card's name ("Y7(Spy)"). Keep {card} as it is.
+            one: Value = (
+                str(c)
+                if w is None
+                else say_in("wild card", "{card}({tactic})", card=str(c), tactic=w.kind.title)
+            )
+            if shown == "":
+                shown = one
+            elif isinstance(one, Phrase) or isinstance(shown, Phrase):
+                # TRANSLATORS: cards one after the other, with a space ("G5 Y7(Spy)").
+                shown = say_in("card list", "{first} {second}", first=shown, second=one)
+            else:
+                shown = f"{shown} {one}"
+        return shown
 
 
 def classify(values: Sequence[int], colors: Sequence[Color]) -> FormationType:

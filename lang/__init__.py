@@ -13,6 +13,10 @@ timers or the outbox: those read the language stored with the member or the serv
   afterwards (`_("{player} wins").format(player=name)`).
 - `localise(text)`: a `Phrase` (engine/phrases.py, made before anyone's language was known)
   in the current language; plain text is returned as it is.
+- `fill(template, **values)`: `str.format` with the grammar a value asks of its template
+  (French elision: "de {name}" gives "d'Alice"; `lang/grammar.py`). Phrases are filled so.
+- `command("move")`, `option("rounds", 2)`, `mention("move")`: a command named in a sentence,
+  as Discord's mention once the bot knows its id (`lang/mentions.py`), in every language.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from contextvars import ContextVar
 from typing import Any
 
 from engine.phrases import N_, Phrase, say, say_in, say_n
+from lang import grammar
 from lang.catalogs import translations
+from lang.mentions import COMMAND, command, name_command, option
 
 __all__ = [
     "LANGUAGES",
@@ -31,12 +37,16 @@ __all__ = [
     "N_",
     "Phrase",
     "_",
+    "command",
     "current",
+    "fill",
     "language_of",
     "localise",
+    "mention",
     "message_of",
     "ngettext",
     "npgettext",
+    "option",
     "pgettext",
     "say",
     "say_in",
@@ -106,12 +116,18 @@ def localise(text: object, language: str | None = None) -> str:
     if not isinstance(text, Phrase):
         return "" if text is None else str(text)
     lang = language_of(language) if language is not None else current()
+    catalog = translations(lang)
+    if text.context == COMMAND:  # a command named: its mention, or its name as text
+        return name_command(text, catalog.pgettext)
+    if lang == DEFAULT and not any(isinstance(v, Phrase) for v in text.values.values()):
+        return str.__str__(text)  # made in English
     values: dict[str, Any] = {
         k: localise(v, lang) if isinstance(v, Phrase) else v for k, v in text.values.items()
     }
-    if lang == DEFAULT:
-        return str.__str__(text)  # made in English, inner phrases included
-    catalog = translations(lang)
+    if lang == DEFAULT:  # English, said again for the phrases inside (a command's mention)
+        plural = text.plural is not None and text.values.get("count") != 1
+        english = text.plural if plural else text.msgid
+        return _fill(text, english, values, lang)
     if text.plural is None:
         if text.context is None:
             template = catalog.gettext(text.msgid)
@@ -123,14 +139,26 @@ def localise(text: object, language: str | None = None) -> str:
             template = catalog.ngettext(text.msgid, text.plural, count)
         else:
             template = catalog.npgettext(text.context, text.msgid, text.plural, count)
-    return _fill(text, template, values)
+    return _fill(text, template, values, lang)
 
 
-def _fill(text: Phrase, template: str, values: dict[str, Any]) -> str:
+def _fill(text: Phrase, template: str, values: dict[str, Any], language: str) -> str:
     try:
-        return template.format(**values) if values else template
-    except (KeyError, IndexError, ValueError):
+        return grammar.fill(template, language, **values) if values else template
+    except (KeyError, IndexError, ValueError, AttributeError):
         return str.__str__(text)
+
+
+def fill(template: str, /, **values: Any) -> str:
+    """A translated template filled with its values in the current language, with what its
+    grammar asks of them (French elision: "d'Alice", "qu'Hélène"), unlike `str.format`."""
+    return grammar.fill(template, current(), **values)
+
+
+def mention(path: str, /, **options: Any) -> str:
+    """A command named in the current language: its mention once the bot knows its id
+    (`lang.mentions`), `/schotten move` as text until then."""
+    return localise(command(path, **options))
 
 
 def message_of(error: BaseException) -> str:

@@ -251,6 +251,13 @@ def cauldron_icon(size: int, full: bool, theme: Theme) -> Image.Image:
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
+def faded(sprite: Image.Image, alpha: float = 0.55) -> Image.Image:
+    """A copy of `sprite` at `alpha` of its opacity (a card a move would put there)."""
+    out = sprite.convert("RGBA")
+    out.putalpha(out.getchannel("A").point(lambda a: round(a * alpha)))
+    return out
+
+
 def ring(img: Image.Image, box: Box, color: str, width: int, theme: Theme) -> None:
     """A rounded outline around `box`, `width` pixels thick, leaving a small gap."""
     x0, y0, x1, y1 = box
@@ -418,6 +425,92 @@ def sides_line(
     return y + round(max(heights)) + 6
 
 
+# ---- annotations: an analysis marks moves on the board -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """A mark on an annotated board: a ring in `color` with a badge holding `symbol`, so
+    that the mark does not depend on telling colours apart."""
+
+    symbol: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A move drawn on the board before it: the places it acts on, the cards it would put
+    there as (place, seat, card text) and the cards it would take from the table as
+    (place, card text)."""
+
+    pin: Pin
+    places: frozenset[int] = frozenset()
+    put: frozenset[tuple[int, int, str]] = frozenset()
+    taken: frozenset[tuple[int, str]] = frozenset()
+
+    def ghosts(self, place: int, seat: int) -> list[str]:
+        return sorted(c for p, s, c in self.put if p == place and s == seat)
+
+    def touches_cards(self, place: int) -> bool:
+        return any(p == place for p, _s, _c in self.put) or any(p == place for p, _c in self.taken)
+
+
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What an annotated board adds or leaves out: moves marked (`marks`; the last move's
+    rings are left out then), and no "to play" badge unless `badges`."""
+
+    marks: tuple[Marked, ...] = ()
+    badges: bool = False
+
+
+def side_pins(
+    notes: Notes, place: int, seat: int, cards: Sequence[AnyCard]
+) -> tuple[list[str], dict[str, Pin]]:
+    """The ghost cards (as text) and the marked cards of `seat`'s side of `place`."""
+    ghosts: list[str] = []
+    pins: dict[str, Pin] = {}
+    here = {str(c) for c in cards}
+    for mark in notes.marks:
+        for c in mark.ghosts(place, seat):
+            if c not in ghosts and c not in here:
+                ghosts.append(c)
+            pins.setdefault(c, mark.pin)
+        for p, c in mark.taken:
+            if p == place and c in here:
+                pins.setdefault(c, mark.pin)
+    return ghosts, pins
+
+
+def face_pin(notes: Notes, place: int) -> Pin | None:
+    """The mark on a place itself: a move that acts on it without putting or taking a card
+    there (a claim, oil, a combat mode)."""
+    for mark in notes.marks:
+        if place in mark.places and not mark.touches_cards(place):
+            return mark.pin
+    return None
+
+
+PIN_D = 26  # a mark's badge: a disc this wide
+
+
+def pin_badge(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, box: Box, pin: Pin) -> None:
+    """The mark's badge on the top right corner of `box`."""
+    pin_disc(img, d, theme, (box[2] - PIN_D / 2 - 2, box[1] - 6), pin)
+
+
+def pin_disc(
+    img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, xy: tuple[float, float], pin: Pin
+) -> None:
+    """A mark's badge: a disc of its colour holding its symbol, from `xy` (top left)."""
+    x, y = xy
+    s = theme.supersample
+    paste(img, panel(PIN_D, PIN_D, PIN_D // 2, pin.color, theme.background, 2, s), (x, y))
+    f = text.bold(theme, theme.small_size)
+    room = (x, y, x + PIN_D, y + PIN_D)
+    text.draw(d, (x + PIN_D / 2, y + PIN_D / 2), pin.symbol, f, theme.text_dark, "mm", room=room)
+
+
 # ---- rows: one stone or tile, its two sides of cards ------------------------------------
 
 
@@ -444,6 +537,7 @@ class Face:
     line: str
     hatched: str = ""  # the stripes' colour, for a damaged tile
     ring: str = ""  # a ring around it (the last move, or what decided the game)
+    pin: Pin | None = None  # an annotated board's mark on it (an analysis)
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +552,10 @@ class Side:
     backing: str = ""  # a panel in the winner's seat colour behind their cards
     last: frozenset[str] = frozenset()  # cards the last move put here: ringed
     caption: str = ""  # the formation, under the cards
+    # An annotated board (an analysis): cards a move would put here, drawn faded after the
+    # cards, and the marks on cards by their text.
+    ghosts: Sequence[AnyCard] = ()
+    pins: Mapping[str, Pin] = field(default_factory=dict)
 
 
 TITLE_H = 34
@@ -584,8 +682,12 @@ def draw_row(
     draw_face(img, d, theme, box, row.face, game)
     if row.face.ring:
         ring(img, box, row.face.ring, 3, theme)
+    if row.face.pin is not None:
+        ring(img, box, row.face.pin.color, 3, theme)
     _side(img, d, theme, row.left, cx0 - 8, y, -1, game, m)
     _side(img, d, theme, row.right, cx0 + CENTER_W + 8, y, 1, game, m)
+    if row.face.pin is not None:
+        pin_badge(img, d, theme, box, row.face.pin)
     return y + h + ROW_GAP
 
 
@@ -602,7 +704,8 @@ def _side(
 ) -> None:
     card = theme.board_card
     gap = theme.gap
-    n = max(side.slots, len(side.cards))
+    cards = [*side.cards, *side.ghosts]
+    n = max(side.slots, len(cards))
     boxes: list[Box] = []
     for k in range(n):
         x = edge + k * (card.w + gap) if direction > 0 else edge - (k + 1) * card.w - k * gap
@@ -622,16 +725,25 @@ def _side(
             ),
             (bx0, y - 4),
         )
+    pinned: list[tuple[Box, Pin]] = []
     for k, box in enumerate(boxes):
-        if k >= len(side.cards):
+        if k >= len(cards):
             outline = panel(card.w, card.h, theme.radius, None, theme.slot, 1, theme.supersample)
             paste(img, outline, box[:2])
             continue
-        c = side.cards[k]
+        c = cards[k]
         sprite = card_sprite(c, BOARD, theme, game=game, wild=side.wilds.get(c), dim=side.dim)
+        if k >= len(side.cards):  # not on the table yet: faded
+            sprite = faded(sprite)
         paste(img, sprite, box[:2])
         if str(c) in side.last:
             ring(img, box, theme.highlight, 3, theme)
+        pin = side.pins.get(str(c))
+        if pin is not None:
+            ring(img, box, pin.color, 3, theme)
+            pinned.append((box, pin))
+    for box, pin in pinned:  # over the rings of the cards beside them
+        pin_badge(img, d, theme, box, pin)
     if side.caption:
         f = text.regular(theme, theme.small_size)
         cy = y + card.h + CAPTION_H / 2 + 1

@@ -47,7 +47,7 @@ from engine.moves import public_text
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import _, localise, speaking
-from render import st1_board, st2_board, text
+from render import png, st1_board, st2_board, text
 from render.theme import DEFAULT_THEME, Theme
 
 __all__ = [
@@ -58,6 +58,8 @@ __all__ = [
     "caption_height",
     "caption_words",
     "render_replay",
+    "render_replay_frame",
+    "replay_frame",
     "replay_frames",
     "replay_gif",
 ]
@@ -154,9 +156,7 @@ def _replay_frames(
         raise ValueError("names: the display names of seat 0 and seat 1")
     match = load_match(start.to_json())
     total = len(log)
-    # TRANSLATORS: the caption of a replay's first frame.
-    opening = _("Start: {player0} against {player1}.").format(player0=names[0], player1=names[1])
-    frames = [ReplayFrame(0, total, match.view(None), opening, "move")]
+    frames = [ReplayFrame(0, total, match.view(None), _opening(names), "move")]
     for number, (seat, move) in enumerate(log, start=1):
         before = getattr(match, "game", None)
         events = match.play(move, seat)
@@ -164,6 +164,61 @@ def _replay_frames(
         words = caption_words(events, names, seat, move)
         frames.append(ReplayFrame(number, total, _view_after(match, before), words, hold))
     return frames
+
+
+def _opening(names: Sequence[str]) -> str:
+    # TRANSLATORS: the caption of a replay's first frame.
+    return _("Start: {player0} against {player1}.").format(player0=names[0], player1=names[1])
+
+
+def replay_frame(
+    start: Playable,
+    log: Sequence[tuple[int, str]],
+    names: Sequence[str],
+    number: int,
+    *,
+    locale: str | None = None,
+) -> ReplayFrame:
+    """The replay's frame after `number` moves of `log` (0: the opening position; clamped to
+    the moves there are): the same view and caption as that frame of `replay_frames`, with
+    only the moves up to it played."""
+    if len(names) != 2:
+        raise ValueError("names: the display names of seat 0 and seat 1")
+    number = max(0, min(number, len(log)))
+    with speaking(locale):
+        match = load_match(start.to_json())
+        total = len(log)
+        if number == 0:
+            return ReplayFrame(0, total, match.view(None), _opening(names), "move")
+        before: Any = None
+        events: Sequence[Event] = ()
+        for seat, move in log[: number - 1]:
+            match.play(move, seat)
+        seat, move = log[number - 1]
+        before = getattr(match, "game", None)
+        events = match.play(move, seat)
+        hold: Hold = "final" if number == total else _hold(events)
+        words = caption_words(events, names, seat, move)
+        return ReplayFrame(number, total, _view_after(match, before), words, hold)
+
+
+def render_replay_frame(
+    frame: ReplayFrame,
+    names: Sequence[str],
+    *,
+    theme: Theme = DEFAULT_THEME,
+    locale: str | None = None,
+) -> bytes:
+    """One frame of a replay as a PNG: the caption band (its number and what happened) over
+    the spectator's board, as the GIF shows it, for stepping through a game."""
+    pair = (str(names[0]), str(names[1]))
+    with speaking(locale):
+        board = _board(frame.view, pair, theme)
+        band = _caption(frame, board.width, theme)
+    out = Image.new("RGB", (board.width, band.height + board.height), theme.background)
+    out.paste(band, (0, 0))
+    out.paste(board, (0, band.height))
+    return png.encode(out)
 
 
 def _view_after(match: Playable, before: Any) -> AnyView:

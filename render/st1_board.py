@@ -11,9 +11,12 @@ sits on the left.
 
 from __future__ import annotations
 
+import dataclasses
+
 from PIL import Image
 
 from engine.api import VARIANTS
+from engine.cards import parse_card
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
 from lang import _, ngettext, pgettext
@@ -21,14 +24,17 @@ from render.frame import (
     Banner,
     Face,
     Item,
+    Notes,
     Row,
     Side,
     banner,
     canvas,
     draw_row,
+    face_pin,
     finish,
     footer,
     header,
+    side_pins,
     sides_line,
 )
 from render.theme import Theme
@@ -45,13 +51,19 @@ from render.words import (
 
 
 def render(
-    view: View, names: tuple[str, str], theme: Theme, left: int | None = None
+    view: View,
+    names: tuple[str, str],
+    theme: Theme,
+    left: int | None = None,
+    notes: Notes | None = None,
 ) -> Image.Image:
+    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes."""
     if left is None:
         left = view.viewer if view.viewer is not None else 0
     right = 1 - left
     img, d = canvas(theme.board_width, 4000, theme)
     lm = last_move("st1", view.last_move)
+    rings = lm if notes is None else None  # an annotated board rings its own marks
     result = result_text(view.outcome, names) if view.outcome is not None else None
     y = header(
         img,
@@ -62,11 +74,11 @@ def render(
         result=result,
     )
     for seat in (left, right):
-        y = banner(img, d, theme, y, _banner(view, seat, names, theme))
+        y = banner(img, d, theme, y, _banner(view, seat, names, theme, notes))
     y = sides_line(img, d, theme, y, names, left)
     decided = _decided(view)
     for stone in view.stones:
-        row = _row(view, stone, left, lm, theme, decided)
+        row = _row(view, stone, left, rings, theme, decided, notes or Notes(badges=True))
         y = draw_row(img, d, theme, y, row, "st1")
     if view.tactic_deck_size is None:
         decks = _("Clan deck: {clan}").format(clan=view.deck_size)
@@ -106,7 +118,9 @@ def _match_info(view: View, names: tuple[str, str]) -> str:
     )
 
 
-def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
+def _banner(
+    view: View, seat: int, names: tuple[str, str], theme: Theme, notes: Notes | None = None
+) -> Banner:
     held, in_hand = view.stones_held[seat], view.hand_sizes[seat]
     facts = [
         ngettext("{count} stone", "{count} stones", held).format(count=held),
@@ -121,6 +135,9 @@ def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Bann
     won = view.outcome is not None and view.outcome.winner == seat
     if view.outcome is not None:
         badge = winner_badge() if won else None
+        active = False
+    elif notes is not None and not notes.badges:  # an analysis: nobody is to play now
+        badge = None
         active = False
     else:
         active = deciding == seat
@@ -163,10 +180,12 @@ def _row(
     lm: LastMove | None,
     theme: Theme,
     decided: frozenset[int],
+    notes: Notes,
 ) -> Row:
     owner = stone.claimed_by
     sides = []
     for seat in (left, 1 - left):
+        ghosts, pins = side_pins(notes, stone.number, seat, stone.sides[seat])
         # On a claimed stone: the winner's formation on a panel of their colour, the loser's
         # cards dimmed, and every wild card showing the card it became (RULINGS ST1-11).
         judged = stone.won_with if owner == seat else stone.lost_against
@@ -178,6 +197,8 @@ def _row(
                 dim=owner is not None and owner != seat,
                 backing=theme.seat[seat] if owner == seat else "",
                 last=_marked(lm, stone.number, seat),
+                ghosts=[parse_card(c) for c in ghosts],
+                pins=pins,
             )
         )
     ring = ""
@@ -185,7 +206,8 @@ def _row(
         ring = theme.result
     elif lm is not None and stone.number in lm.places and not _marked(lm, stone.number, None):
         ring = theme.highlight
-    return Row(_face(stone, left, theme, ring), sides[0], sides[1])
+    face = dataclasses.replace(_face(stone, left, theme, ring), pin=face_pin(notes, stone.number))
+    return Row(face, sides[0], sides[1])
 
 
 def _marked(lm: LastMove | None, place: int, seat: int | None) -> frozenset[str]:

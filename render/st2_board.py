@@ -11,9 +11,12 @@ Below: the last move, the decks and the public discard pile, grouped by colour.
 
 from __future__ import annotations
 
+import dataclasses
+
 from PIL import Image
 
 from engine.api import VARIANTS
+from engine.cards import parse_card
 from engine.formations import FormationType
 from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
@@ -22,14 +25,17 @@ from render.frame import (
     Banner,
     Face,
     Item,
+    Notes,
     Row,
     Side,
     banner,
     canvas,
     draw_row,
+    face_pin,
     finish,
     footer,
     header,
+    side_pins,
     sides_line,
 )
 from render.st1_board import hand_fact, tactics_fact
@@ -48,8 +54,13 @@ CAULDRONS = 3
 
 
 def render(
-    view: View, names: tuple[str, str], theme: Theme, left: int | None = None
+    view: View,
+    names: tuple[str, str],
+    theme: Theme,
+    left: int | None = None,
+    notes: Notes | None = None,
 ) -> Image.Image:
+    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes."""
     if left is None:
         # The same picture whoever asks (tests/render/test_privacy.py): the Attacker's side
         # is on the left unless the caller asks for another seat's.
@@ -57,6 +68,7 @@ def render(
     right = 1 - left
     img, d = canvas(theme.board_width, 4000, theme)
     lm = last_move("st2", view.last_move)
+    rings = lm if notes is None else None  # an annotated board rings its own marks
     result = result_text(view.outcome, names) if view.outcome is not None else None
     y = header(
         img,
@@ -67,14 +79,15 @@ def render(
         result=result,
     )
     for seat in (left, right):
-        y = banner(img, d, theme, y, _banner(view, seat, names, theme))
+        y = banner(img, d, theme, y, _banner(view, seat, names, theme, notes))
     roles = tuple(
         pgettext("role", "Attacker") if s == view.attacker else pgettext("role", "Defender")
         for s in (left, right)
     )
     y = sides_line(img, d, theme, y, names, left, (roles[0], roles[1]))
     for tile in view.tiles:
-        y = draw_row(img, d, theme, y, _row(view, tile, left, lm, theme), "st2")
+        row = _row(view, tile, left, rings, theme, notes or Notes(badges=True))
+        y = draw_row(img, d, theme, y, row, "st2")
     if view.tactic_deck_size is None:
         decks = _("Siege deck: {siege}").format(siege=view.deck_size)
     else:
@@ -96,7 +109,9 @@ def _revenge_info(view: View, names: tuple[str, str]) -> str:
     return _("Revenge match, game {game} of 2").format(game=view.revenge.game)
 
 
-def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Banner:
+def _banner(
+    view: View, seat: int, names: tuple[str, str], theme: Theme, notes: Notes | None = None
+) -> Banner:
     facts = [hand_fact(view.hand_sizes[seat])]
     cauldrons = None
     if seat == view.attacker:
@@ -117,6 +132,9 @@ def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Bann
     if view.outcome is not None:
         badge = winner_badge() if won else None
         active = False
+    elif notes is not None and not notes.badges:  # an analysis: nobody is to play now
+        badge = None
+        active = False
     else:
         active = deciding == seat
         badge = phase_badge(view.phase) if active else None
@@ -133,12 +151,15 @@ def _banner(view: View, seat: int, names: tuple[str, str], theme: Theme) -> Bann
     )
 
 
-def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Theme) -> Row:
+def _row(
+    view: View, tile: TileView, left: int, lm: LastMove | None, theme: Theme, notes: Notes
+) -> Row:
     marked = frozenset() if lm is None else lm.cards
     if tile.taken_sides is not None:
         return _taken_row(view, tile, left, theme)
     sides = []
     for seat in (left, 1 - left):
+        ghosts, pins = side_pins(notes, tile.number, seat, tile.sides[seat])
         formation = tile.formations[seat]
         caption = ""
         if formation is not None:
@@ -156,6 +177,8 @@ def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Them
                 formation.wild_values if formation is not None else {},
                 last=frozenset(c for p, s_, c in marked if p == tile.number and s_ == seat),
                 caption=caption,
+                ghosts=[parse_card(c) for c in ghosts],
+                pins=pins,
             )
         )
     ring = ""
@@ -165,7 +188,8 @@ def _row(view: View, tile: TileView, left: int, lm: LastMove | None, theme: Them
         and not any(p == tile.number for p, _seat, _card in marked)
     ):
         ring = theme.highlight
-    return Row(_face(view, tile, theme, ring), sides[0], sides[1])
+    face = dataclasses.replace(_face(view, tile, theme, ring), pin=face_pin(notes, tile.number))
+    return Row(face, sides[0], sides[1])
 
 
 def _taken_row(view: View, tile: TileView, left: int, theme: Theme) -> Row:

@@ -62,7 +62,7 @@ class StandingRow:
 
     rank: int  # shared ranks repeat (1, 2, 2, 4)
     name: str
-    points: float  # shown as 2½, 3, 0½
+    points: float  # shown as 2½, 3, ½
     tiebreaks: tuple[float, ...]  # shown with at most one decimal (7.5, 12)
     # One cell per round played so far: "+5" (won against #5), "−2", "=4", "bye", "+F" (won
     # by forfeit), "−F", "·" (not paired), "…" (running). Later rounds are left empty. A
@@ -176,14 +176,17 @@ def _check(rows: Sequence[StandingRow], tiebreak_names: Sequence[str], rounds: i
 
 
 def points_text(v: float) -> str:
-    """Points in halves as players write them: 2½, 3, 0½; anything else with one decimal."""
+    """Points in halves as players write them: 2½, 3, ½ (not 0½); anything else with one
+    decimal."""
     halves = v * 2
     if halves != round(halves):
         return decimal_text(v)
     n = round(halves)
     sign = MINUS if n < 0 else ""
     whole, half = divmod(abs(n), 2)
-    return f"{sign}{whole}{'½' if half else ''}"
+    if half:
+        return f"{sign}{whole or ''}½"
+    return f"{sign}{whole}"
 
 
 def decimal_text(v: float) -> str:

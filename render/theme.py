@@ -89,6 +89,9 @@ class Theme:
     dim: str = "#20252D"  # laid over cards that cannot be played or lost a stone
     dim_alpha: int = 150
     result: str = "#F6E7A8"  # the result banner at the end of a game
+    # An analysis's marks (each with its symbol too): the move made, and the better one.
+    mark_played: str = "#FF8F6B"
+    mark_better: str = "#7FD3F7"
     card_colors: tuple[tuple[Color, CardColor], ...] = field(default_factory=_default_card_colors)
 
     # Fonts, shipped in render/fonts (DejaVu Sans, see its LICENSE there).

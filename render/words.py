@@ -100,6 +100,12 @@ def title(kind: Tactic) -> str:
     return engine_words(kind.title)
 
 
+def card_text(card: AnyCard) -> str:
+    """A card as a sentence of the picture names it: a clan card by its code ("R7", the same
+    in every language), a tactic card by its name in the current language ("Espion")."""
+    return title(card.kind) if isinstance(card, TacticCard) else str(card)
+
+
 def short_title(kind: Tactic) -> str:
     """A tactic card's name where room is short: "Shield" for the Shield-Bearer."""
     if kind is Tactic.SHIELD:
@@ -244,7 +250,7 @@ def _describe(m: object, seat: int, game: str) -> LastMove:
             message = _("Last move: {player} played {card} on stone {place}")
         else:
             message = _("Last move: {player} played {card} on tile {place}")
-        return LastMove(*_said(message, card=str(m.card), place=m.place), here, put)
+        return LastMove(*_said(message, card=card_text(m.card), place=m.place), here, put)
     if isinstance(m, Pass):
         return LastMove(_("Last move: {player} passed"))
     if isinstance(m, Done):
@@ -287,7 +293,7 @@ def _describe(m: object, seat: int, game: str) -> LastMove:
         message = _("Last move: {player} played {tactic}")
         return LastMove(*_said(message, tactic=title(Tactic.EXCHANGE)))
     if isinstance(m, st1.Return | st2.Give):
-        cards = listing([str(c) for c in m.cards])
+        cards = listing([card_text(c) for c in m.cards])
         if isinstance(m, st1.Return):
             message = _("Last move: {player} put {cards} back under the decks")
         else:
@@ -295,7 +301,7 @@ def _describe(m: object, seat: int, game: str) -> LastMove:
         return LastMove(*_said(message, cards=cards))
     if isinstance(m, st2.Support):
         message = _("Last move: {player} used {tactic}: shuffled {cards} back into the decks")
-        cards = listing([str(c) for c in m.cards])
+        cards = listing([card_text(c) for c in m.cards])
         return LastMove(*_said(message, tactic=title(Tactic.SUPPORT), cards=cards))
     return _describe_taking(m, seat, game)
 
@@ -313,7 +319,9 @@ def _describe_taking(m: object, seat: int, game: str) -> LastMove:
         return _moved(kind, m.card, m.source, None, seat, game)
     if isinstance(m, st2.Recruit):
         message = _("Last move: {player} used {tactic}: {card} from the discard to tile {place}")
-        values = _said(message, tactic=title(Tactic.RECRUIT), card=str(m.card), place=m.target)
+        values = _said(
+            message, tactic=title(Tactic.RECRUIT), card=card_text(m.card), place=m.target
+        )
         return LastMove(
             *values,
             frozenset({m.target}),
@@ -335,7 +343,7 @@ def _moved(
     on the side of the player who played them. Schotten Totten's ruses are "the Strategist",
     Schotten Totten 2's actions are named without an article ("Redeployment")."""
     st1_card = game == "st1"
-    values: dict[str, str | int] = {"tactic": title(kind), "card": str(card)}
+    values: dict[str, str | int] = {"tactic": title(kind), "card": card_text(card)}
     if source is not None:
         values["source"] = source
     if target is None:

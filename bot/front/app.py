@@ -37,18 +37,19 @@ from bot.front.controls import (
     controls_view,
     step_view,
 )
-from bot.front.picker import build_picker
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
+from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
 from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.service import Tournaments
+from bot.wording import SHOW_HAND_BUTTON
 from engine.api import MatchSpec, notation
 from engine.errors import GameError
-from lang import DEFAULT, _, current, language_of, localise, speaking, use
+from lang import DEFAULT, _, current, language_of, localise, mention, speaking, use
 
 if TYPE_CHECKING:
     from bot.front.computer import Computer
@@ -210,11 +211,19 @@ class Front:
         that cannot be played now listed too, each saying why."""
         view = info.match.view(seat)
         hand = [str(c) for c in view.hand or ()]
-        playable = set(build_picker(info.spec.game, legal).cards)
+        # What the engine says the hand can play now: the hand picture raises the same cards.
+        playable = {str(c) for c in view.playable()}
         blocked = unplayable(info.match, seat, hand, playable) if playable else {}
         new = [str(c) for c in getattr(view, "recruited", ())]
         return controls_view(
-            info.id, version, info.spec.game, legal, hand=hand, blocked=blocked, new=new
+            info.id,
+            version,
+            info.spec.game,
+            legal,
+            hand=hand,
+            blocked=blocked,
+            new=new,
+            playable=playable,
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -334,8 +343,8 @@ class Front:
             raise Refused(
                 _(
                     "These controls are from an earlier position: the game has moved on since."
-                    " Use **Show my hand** for the current one."
-                )
+                    " Use **{button}** for the current one."
+                ).format(button=localise(SHOW_HAND_BUTTON))
             )
         if info.to_decide != seat:
             raise Refused(
@@ -393,8 +402,15 @@ class Front:
                     moved = True
         if info is None:
             info = await self.match_here(interaction)  # says why there is nothing to show
-        await acknowledge(interaction)  # done by the command already; here for other callers
+        if not moved:
+            # A personal look-up: privately, in the member's language, with Post in channel.
+            await acknowledge(interaction, private=True)  # done by the command already
+            await send_private(interaction, await self.board_answer(info), "bo", info.id)
+            return
+        # The game moved here: its board is for the channel, where the game now goes on.
+        await acknowledge(interaction)  # done (privately) by the command already
         found = info
+        await interaction.followup.send(texts.moved_here(info), ephemeral=True)
 
         def view() -> discord.ui.View:
             view = discord.ui.View(timeout=None)
@@ -402,8 +418,7 @@ class Front:
             return view
 
         with speaking(await self.server_language(interaction.guild_id)):
-            lines = [texts.moved_here(info)] if moved else []
-            caption = texts.board_caption(info, lines)
+            caption = texts.board_caption(info, [texts.moved_here(info)])
             without = texts.board_without_picture()
             language = current()
 
@@ -418,6 +433,16 @@ class Front:
             )
 
         await plainest(send, f"board of game {info.id}")
+
+    async def board_answer(self, info: MatchInfo) -> Answer:
+        """The board as everyone may see it, with its Show my hand button, in the current
+        language: `/schotten board`'s private answer, and what its Post in channel posts."""
+        png = await asyncio.to_thread(_render_board, info, current())
+        return Answer(
+            texts.board_caption(info, []),
+            pictures=[Picture(f"board-{info.id}-{info.version}.png", png)],
+            controls=lambda: [ShowHandButton(info.id)],
+        )
 
     async def _lost_games(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         """The member's running games in this server whose channel is gone."""
@@ -448,15 +473,15 @@ class Front:
                 if last is not None:
                     # TRANSLATORS: {ended} says how the last game here ended.
                     raise Refused(
-                        _("{ended} Start a new one with `/schotten challenge`.").format(
-                            ended=localise(self.service.ended_message(last))
+                        _("{ended} Start a new one with {challenge}.").format(
+                            ended=localise(self.service.ended_message(last)),
+                            challenge=mention("challenge"),
                         )
                     )
                 raise Refused(
                     _(
-                        "There is no game in progress in this channel. Start one with"
-                        " `/schotten challenge`."
-                    )
+                        "There is no game in progress in this channel. Start one with {challenge}."
+                    ).format(challenge=mention("challenge"))
                 )
             return info
         raise Refused(_("Use this command in the channel or thread where your game is played."))
@@ -636,6 +661,16 @@ class Front:
 
     async def say(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         await say(interaction, content, **kwargs)
+
+
+@answers("bo")
+async def _share_board(front: Front, interaction: discord.Interaction, args: list[int]) -> Answer:
+    """Post in channel, under a private `/schotten board`: the board now (the spectator's
+    view: nothing hidden)."""
+    info = await front.service.match(args[0])
+    if info.guild_id != interaction.guild_id:
+        raise Refused(_("Game #{id} was not played on this server.").format(id=info.id))
+    return await front.board_answer(info)
 
 
 def is_match(spec: MatchSpec) -> bool:

@@ -20,6 +20,9 @@ from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
+from bot.front.lookback import LOOKBACK_CONTROLS
+from bot.front.lookback import understood as lookback_understood
+from bot.front.mentions import CommandMentions
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
 from bot.notation import aliases
@@ -27,6 +30,7 @@ from bot.service import GameService
 from engine.api import prepare as prepare_engine
 from lang import LANGUAGES, language_of, use
 from lang.catalogs import translations
+from lang.mentions import drop_mentions, use_mentions
 
 log = logging.getLogger("schotten.bot")
 
@@ -83,6 +87,7 @@ class SchottenBot(discord.AutoShardedClient):
         self.service: GameService | None = None
         self.front: Front | None = None
         self.computer: Computer | None = None
+        self.mentions = CommandMentions()  # this application's commands, once synced
 
     async def setup_hook(self) -> None:
         await asyncio.to_thread(prepare)
@@ -107,18 +112,23 @@ class SchottenBot(discord.AutoShardedClient):
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
-        self.add_dynamic_items(*ALL_CONTROLS)
+        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS)
         # The commands' names and descriptions in French and German clients' languages.
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
-        # One process syncs the commands: the one with shard 0 (or every shard).
+        # One process syncs the commands: the one with shard 0 (or every shard). Either
+        # way the commands' ids come back, to name them in messages as mentions.
+        use_mentions(self.mentions)
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if self.shard_ids is None or 0 in self.shard_ids:
-            if self.config.dev_guild:
-                guild = discord.Object(self.config.dev_guild)
+            if guild is not None:
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+            self.mentions.learn(await self.tree.sync(guild=guild))
+        else:
+            try:
+                self.mentions.learn(await self.tree.fetch_commands(guild=guild))
+            except discord.HTTPException as e:  # then commands are named as text
+                log.warning("could not read the commands' ids: %s", e)
         self.timers.change_interval(seconds=self.config.timer_seconds)
         self.timers.start()
         self.computer.start()
@@ -144,6 +154,7 @@ class SchottenBot(discord.AutoShardedClient):
         await self.close()
 
     async def close(self) -> None:
+        drop_mentions(self.mentions)
         if self.timers.is_running():
             self.timers.cancel()
         if self.computer is not None:
@@ -170,7 +181,7 @@ class SchottenBot(discord.AutoShardedClient):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
-        if not understood(custom_id):
+        if not understood(custom_id) and not lookback_understood(custom_id):
             use(language_of(interaction.locale))  # this task only: the refusal's language
             try:
                 read_control(custom_id)

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.front.commands import SchottenCommands
-from bot.front.translator import CONTEXTS
+from bot.front.translator import MEANING, context_of
 
 
 class _Recorder(app_commands.Translator):
@@ -26,7 +26,7 @@ class _Recorder(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        where = CONTEXTS.get(context.location)
+        where = context_of(context.location, string.extras.get(MEANING))
         if where is not None and string.message:
             self.seen[(where, string.message)] = None
         return None

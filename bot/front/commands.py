@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -23,12 +22,13 @@ from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
 from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
 from bot.front.rules import TOPICS, rules_topic
+from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentCommands
 from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
 from engine.api import GAME_NAMES, VARIANTS
-from lang import NAMES, Phrase, _, localise, ngettext, pgettext, say, speaking
+from lang import NAMES, Phrase, _, localise, mention, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 
@@ -198,10 +198,12 @@ class SchottenCommands(app_commands.Group):
         info = await self.front.match_here(interaction)
         await self.front.show_hand(interaction, info.id)
 
-    @app_commands.command(description="Post this channel's board again")
+    @app_commands.command(
+        description="See this channel's board privately (with a button to post it)"
+    )
     @gated
     async def board(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
+        await acknowledge(interaction, private=True)  # a personal look-up: shared by a button
         await self.front.board_here(interaction)
 
     @app_commands.command(description="Give up the game in this channel (asks to confirm)")
@@ -233,7 +235,12 @@ class SchottenCommands(app_commands.Group):
                     e.rated_games,
                 ).format(rank=e.rank, name=e.name, rating=e.rating.display(), count=e.rated_games)
                 for e in board.entries
-            ] or [_("Nobody has finished a rated game yet: `/schotten challenge` someone!")]
+            ] or [
+                # TRANSLATORS: {challenge} is the command /schotten challenge (a mention).
+                _("Nobody has finished a rated game yet: {challenge} someone!").format(
+                    challenge=mention("challenge")
+                )
+            ]
             embed = discord.Embed(
                 # TRANSLATORS: {game} is Schotten Totten or Schotten Totten 2.
                 title=_("{game} leaderboard").format(game=term(GAME_NAMES[game])),
@@ -258,21 +265,10 @@ class SchottenCommands(app_commands.Group):
     ) -> None:
         who = member or interaction.user
         guild = _guild(interaction)
-        await acknowledge(interaction)
-        stats = await self.service.stats(guild, who.id, against=against.id if against else None)
-        language = await self.front.server_language(guild)  # the stats are posted publicly
-        with speaking(language):
-            embed = _stats_embed(stats, who.display_name)
-        history = await self.service.rating_history(guild, who.id)
-        if not history:  # no rated game yet: no chart
-            await interaction.followup.send(embed=embed)
-            return
-        chart = await asyncio.to_thread(lookback.rating_chart, history, who.display_name, language)
-        filename = f"rating-{who.id}.png"
-        embed.set_image(url=f"attachment://{filename}")
-        await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(chart), filename=filename)
-        )
+        await acknowledge(interaction, private=True)  # a personal look-up: shared by a button
+        other = against.id if against is not None else 0
+        answer = await stats_answer(self.front, guild, who.id, other, who.display_name)
+        await send_private(interaction, answer, "st", who.id, other)
 
     # Looking back ----------------------------------------------------------------------------
 
@@ -315,33 +311,14 @@ class SchottenCommands(app_commands.Group):
         member: discord.Member | None = None,
         game_id: int | None = None,
     ) -> None:
-        await acknowledge(interaction)
+        await acknowledge(interaction, private=True)  # a personal look-up: shared by a button
         if game_id is not None:
-            info = await self.service.match(game_id)
-            if info.guild_id != interaction.guild_id:
-                raise Refused(
-                    say("Game #{game_id} was not played on this server.", game_id=game_id)
-                )
-            text = await self.service.export(game_id)
-            file = discord.File(io.BytesIO(text.encode()), filename=f"schotten-{game_id}.txt")
-            with speaking(await self.front.server_language(info.guild_id)):  # a public post
-                caption = _("Game #{game_id}: {description}").format(
-                    game_id=game_id, description=localise(info.spec.describe())
-                )
-            await interaction.followup.send(caption, file=file)
+            answer = await export_answer(self.front, interaction, game_id)
+            await send_private(interaction, answer, "hx", game_id)
             return
         who = member or interaction.user
-        guild = _guild(interaction)
-        games = await self.service.recent_games(guild, who.id, 10)
-        with speaking(await self.front.server_language(guild)):  # a public post
-            lines = [_history_line(g) for g in games] or [_("No finished games yet.")]
-            embed = discord.Embed(
-                title=_("{name}: recent games").format(name=who.display_name),
-                description="\n".join(lines),
-                colour=discord.Colour.blurple(),
-            )
-            embed.set_footer(text=_("`/schotten history game_id:N` sends one game's full record."))
-        await interaction.followup.send(embed=embed)
+        answer = await history_answer(self.front, _guild(interaction), who.id, who.display_name)
+        await send_private(interaction, answer, "hi", who.id)
 
     @app_commands.command(description="The rules, in short")
     @app_commands.choices(topic=TOPIC_CHOICES)
@@ -425,6 +402,96 @@ class SchottenCommands(app_commands.Group):
             spoken,
         ]
         await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+# Personal look-ups: answered privately, shared by a button (bot/front/sharing.py) --------
+
+
+async def stats_answer(
+    front: CommandsFront, guild: int, user_id: int, against: int, name: str = ""
+) -> Answer:
+    """A member's stats (and record `against` someone, 0: nobody), with their rating chart,
+    in the current language."""
+    stats = await front.service.stats(guild, user_id, against=against or None)
+    name = name or stats.name
+    embed = _stats_embed(stats, name)
+    history = await front.service.rating_history(guild, user_id)
+    if not history:  # no rated game yet: no chart
+        return Answer(embeds=[embed])
+    chart = await asyncio.to_thread(lookback.rating_chart, history, name, lang.current())
+    filename = f"rating-{user_id}.png"
+    embed.set_image(url=f"attachment://{filename}")
+    return Answer(embeds=[embed], pictures=[Picture(filename, chart)])
+
+
+@answers("st")
+async def _share_stats(
+    front: CommandsFront, interaction: discord.Interaction, args: list[int]
+) -> Answer:
+    user_id, against = [*args, 0, 0][:2]
+    return await stats_answer(
+        front, _guild(interaction), user_id, against, _name(interaction, user_id)
+    )
+
+
+async def history_answer(front: CommandsFront, guild: int, user_id: int, name: str) -> Answer:
+    """A member's recent games, in the current language."""
+    games = await front.service.recent_games(guild, user_id, 10)
+    lines = [_history_line(g) for g in games] or [_("No finished games yet.")]
+    # (Not in the footer: Discord shows mentions only in an embed's description.)
+    # TRANSLATORS: {command} is the command /schotten history with its option
+    # game_id (a mention, then `game_id:N` in the reader's language).
+    lines.append(
+        _("{command} sends one game's full record.").format(command=mention("history", game_id="N"))
+    )
+    embed = discord.Embed(
+        title=_("{name}: recent games").format(name=name),
+        description="\n".join(lines),
+        colour=discord.Colour.blurple(),
+    )
+    return Answer(embeds=[embed])
+
+
+@answers("hi")
+async def _share_history(
+    front: CommandsFront, interaction: discord.Interaction, args: list[int]
+) -> Answer:
+    guild = _guild(interaction)
+    name = _name(interaction, args[0])
+    if not name:
+        name = (await front.service.stats(guild, args[0])).name
+    return await history_answer(front, guild, args[0], name)
+
+
+async def export_answer(
+    front: CommandsFront, interaction: discord.Interaction, game_id: int
+) -> Answer:
+    """One game's record as a text file, in the current language. While the game runs, only
+    what its board shows, the same for everyone (bot/history.py), so it may be shared."""
+    info = await front.service.match(game_id)
+    if info.guild_id != interaction.guild_id:
+        raise Refused(say("Game #{game_id} was not played on this server.", game_id=game_id))
+    text = await front.service.export(game_id)
+    caption = _("Game #{game_id}: {description}").format(
+        game_id=game_id, description=localise(info.spec.describe())
+    )
+    return Answer(caption, pictures=[Picture(f"schotten-{game_id}.txt", text.encode())])
+
+
+@answers("hx")
+async def _share_export(
+    front: CommandsFront, interaction: discord.Interaction, args: list[int]
+) -> Answer:
+    return await export_answer(front, interaction, args[0])
+
+
+def _name(interaction: discord.Interaction, user_id: int) -> str:
+    """A member's name on this server, if the client knows it ("" if not)."""
+    if interaction.user.id == user_id:
+        return interaction.user.display_name
+    guild = interaction.guild
+    member = guild.get_member(user_id) if guild is not None else None
+    return member.display_name if member is not None else ""
 
 
 def _guild(interaction: discord.Interaction) -> int:

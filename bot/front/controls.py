@@ -24,11 +24,18 @@ from typing import Any
 import discord
 
 from bot.errors import Refused
-from bot.front.picker import Picker, SetChoice, build_picker, set_move, title
+from bot.front.picker import Picker, SetChoice, build_picker, card_label, set_move, title
 from bot.front.ports import ControlsFront
 from bot.front.replies import report
 from bot.store import valid_id
-from lang import _, pgettext
+from bot.wording import (
+    ACCEPT_BUTTON,
+    DECLINE_BUTTON,
+    JOIN_BUTTON,
+    REMATCH_BUTTON,
+    SHOW_HAND_BUTTON,
+)
+from lang import _, localise, mention, pgettext
 
 PREFIX = "sch"
 # What a custom_id carries after its kind: the match and the version of its position.
@@ -88,7 +95,8 @@ class MoveButton(Control, template=rf"sch:m:{AT}:(?P<move>.+)"):
 
 
 class CardSelect(Control, template=rf"sch:c:{AT}"):
-    """Choose a card to play; then the places it can go appear as buttons."""
+    """Choose a card to play; then the places it can go appear as buttons (or, for a card
+    played on its own, such as the Traitor, what it does)."""
 
     def __init__(
         self,
@@ -97,20 +105,33 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
         picker: Picker | None = None,
         hand: Sequence[str] = (),
         blocked: Mapping[str, str] | None = None,
+        playable: Collection[str] = (),
     ) -> None:
         self.match_id, self.version = match_id, version
         options = []
         cards = picker.cards if picker else {}
         blocked = blocked or {}
+        alone = own_moves(picker, playable) if picker else {}
         # The hand picture's order; a card that cannot be played now is listed, saying why.
         for card in dict.fromkeys([*hand, *cards]):
+            label = card_label(card)
             if card in cards and picker is not None:
                 where = _places(picker.place_noun, cards[card])
-                options.append(discord.SelectOption(label=card, value=card, description=where))
+                options.append(discord.SelectOption(label=label, value=card, description=where))
+            elif card in alone:
+                options.append(
+                    discord.SelectOption(
+                        label=label,
+                        value=card,
+                        # TRANSLATORS: under a tactic card played on its own (the Traitor),
+                        # in the card menu: choosing it shows what it can do.
+                        description=pgettext("card menu", "Played on its own: choose what it does"),
+                    )
+                )
             elif card in blocked:
                 options.append(
                     discord.SelectOption(
-                        label=_("{card} (not now)").format(card=card),
+                        label=_("{card} (not now)").format(card=label),
                         value=f"{BLOCKED}{card}",
                         description=blocked[card][:100],
                     )
@@ -139,6 +160,26 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
 
 # A card-menu value for a card that cannot be played now (choosing it says why).
 BLOCKED = "!"
+
+
+def own_moves(picker: Picker, playable: Collection[str]) -> dict[str, str]:
+    """The cards of `playable` (what the engine says the hand can play now) that are played
+    on their own rather than put on a place: the Recruiter, the Traitor, Redeployment... ->
+    the kind of control that plays them ("taking", "places", "sets" or "words")."""
+    words = {c.move.split()[0] for c in picker.words}
+    out: dict[str, str] = {}
+    for card in playable:
+        if card in picker.cards:
+            continue
+        if card in picker.taking:
+            out[card] = "taking"
+        elif card in picker.places:
+            out[card] = "places"
+        elif card in picker.sets:
+            out[card] = "sets"
+        elif card in words:
+            out[card] = "words"
+    return out
 
 
 def _places(noun: str, choices: list[Any]) -> str:
@@ -182,7 +223,7 @@ class FamilySelect(Control, template=rf"sch:f:{AT}:{FAMILY}"):
     ) -> None:
         self.match_id, self.version, self.family = match_id, version, family
         whats = list(picker.taking.get(family, {})) if picker else []
-        options = [discord.SelectOption(label=w, value=w) for w in whats][:25]
+        options = [discord.SelectOption(label=card_label(w), value=w) for w in whats][:25]
         super().__init__(
             discord.ui.Select(
                 placeholder=_("{tactic}: which card?").format(tactic=title(family)),
@@ -225,7 +266,7 @@ class SetSelect(Control, template=rf"sch:s:{AT}:{FAMILY}"):
                 placeholder=placeholder[:150],
                 options=[
                     discord.SelectOption(
-                        label=i,
+                        label=card_label(i),
                         value=i,
                         description=_("new: drawn with the Recruiter") if i in new else None,
                     )
@@ -301,7 +342,7 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label=_("Show my hand"),
+                label=localise(SHOW_HAND_BUTTON),
                 emoji="🃏",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"{PREFIX}:h:{match_id}",
@@ -323,7 +364,7 @@ class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
         self.match_id = match_id
         super().__init__(
             discord.ui.Button(
-                label=_("Rematch"),
+                label=localise(REMATCH_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:r:{match_id}",
             )
@@ -346,7 +387,7 @@ class JoinTournamentButton(Control, template=r"sch:j:(?P<tournament>[0-9]+)"):
         self.tournament_id = tournament_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("tournament button", "Join"),
+                label=localise(JOIN_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:j:{tournament_id}",
             )
@@ -367,7 +408,7 @@ class AcceptButton(Control, template=r"sch:a:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("challenge button", "Accept"),
+                label=localise(ACCEPT_BUTTON),
                 style=discord.ButtonStyle.success,
                 custom_id=f"{PREFIX}:a:{challenge_id}",
             )
@@ -388,7 +429,7 @@ class DeclineButton(Control, template=r"sch:d:(?P<challenge>[0-9]+)"):
         self.challenge_id = challenge_id
         super().__init__(
             discord.ui.Button(
-                label=pgettext("challenge button", "Decline"),
+                label=localise(DECLINE_BUTTON),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"{PREFIX}:d:{challenge_id}",
             )
@@ -438,8 +479,8 @@ def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
         raise Refused(
             _(
                 "I do not understand this button or menu (it may be from an older version of"
-                " me). Use `/schotten hand` for your current controls."
-            )
+                " me). Use {hand} for your current controls."
+            ).format(hand=mention("hand"))
         )
     groups = found.groupdict()
     kind = custom_id.split(":", 2)[1]
@@ -483,17 +524,21 @@ def controls_view(
     hand: Sequence[str] = (),
     blocked: Mapping[str, str] | None = None,
     new: Collection[str] = (),
+    playable: Collection[str] = (),
 ) -> discord.ui.View | None:
     """All the player's choices now: a card menu (in `hand` order, with the `blocked` cards
     and why), buttons, and menus for move families (`new`: cards the Recruiter just drew,
-    marked in the menu of cards to put back)."""
+    marked in the menu of cards to put back). `playable` is what the engine says the hand
+    can play now (`view.playable()`, which the hand picture raises): the menu lists those
+    cards as playable, the ones played on their own (the Traitor) included."""
     picker = build_picker(game, legal)
     if picker.empty:
         return None
     view = discord.ui.View(timeout=None)
     rows_used = 0
-    if picker.cards:
-        view.add_item(_row(CardSelect(match_id, version, picker, hand, blocked), rows_used))
+    if picker.cards or own_moves(picker, playable):
+        menu = CardSelect(match_id, version, picker, hand, blocked, playable)
+        view.add_item(_row(menu, rows_used))
         rows_used += 1
     for family, choice in picker.sets.items():
         if rows_used < 4:
@@ -527,9 +572,24 @@ def step_view(
     picker = build_picker(game, legal)
     kind, value = step
     view = discord.ui.View(timeout=None)
-    if kind == "card":
+    alone = own_moves(picker, [value]) if kind == "card" else {}
+    if kind == "card" and alone.get(value) == "taking":
+        kind = "family"  # the Traitor chosen in the card menu: which card it takes
+    if kind == "card" and value in alone:
+        # A card played on its own (the Recruiter, Explosion...): its moves as buttons.
+        prompt = _("**{tactic}**: what does it do?").format(tactic=title(value))
+        if alone[value] == "sets":
+            view.add_item(_row(SetSelect(match_id, version, value, picker.sets[value]), 0))
+        else:
+            if alone[value] == "places":
+                choices = picker.places[value]
+            else:
+                choices = [c for c in picker.words if c.move.split()[0] == value]
+            for i, c in enumerate(choices[:20]):
+                view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
+    elif kind == "card":
         choices = picker.cards.get(value, [])
-        prompt = _("Where does **{card}** go?").format(card=value)
+        prompt = _("Where does **{card}** go?").format(card=card_label(value))
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "family":
@@ -544,9 +604,11 @@ def step_view(
                 prompt = _("**{tactic}**: discard the {card} on stone {place}?")
             else:
                 prompt = _("**{tactic}**: discard the {card} on tile {place}?")
-            prompt = prompt.format(tactic=title(family), card=card, place=place)
+            prompt = prompt.format(tactic=title(family), card=card_label(card), place=place)
         else:
-            prompt = _("**{tactic}** {card}: where to?").format(tactic=title(family), card=what)
+            prompt = _("**{tactic}** {card}: where to?").format(
+                tactic=title(family), card=card_label(what)
+            )
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     rows = max((item.row or 0 for item in view.children), default=0)

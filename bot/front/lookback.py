@@ -11,6 +11,7 @@ import asyncio
 import io
 import logging
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,14 +21,18 @@ import discord
 
 from bot import lookback
 from bot.errors import Refused
+from bot.front import sharing
 from bot.front.ports import LookbackFront
-from bot.front.replies import acknowledge
+from bot.front.replies import QUIET, acknowledge, report
+from bot.front.sharing import Answer, ShareButton, answers, send_private
 from bot.lookback import Finished
+from bot.notation import in_language
 from bot.records import RatingStep
+from bot.store import valid_id
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
-from lang import Phrase, _, current, localise, pgettext, say, speaking
+from lang import Phrase, _, current, fill, localise, mention, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -134,6 +139,126 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
         content,
         file=discord.File(io.BytesIO(made.data), filename=f"schotten-{game_id}-replay.gif"),
     )
+    # Then one message to step through the game with ◀ ▶, from the opening deal.
+    step = await replay_step(game, 0, language)
+    await interaction.followup.send(
+        step.content, file=step.file, view=step_view(game, step.number), allowed_mentions=QUIET
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The replay's stepping message at one move: its line of the log and its board."""
+
+    number: int
+    content: str
+    png: bytes
+    filename: str
+
+    @property
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.png), filename=self.filename)
+
+
+def _step_picture(game: Finished, number: int, language: str) -> tuple[int, bytes, str]:
+    """In a thread: the replay's frame after `number` moves (clamped), as a PNG."""
+    from render.replay import render_replay_frame, replay_frame
+
+    frame = replay_frame(game.start, game.log, game.info.names, number, locale=language)
+    png = render_replay_frame(frame, game.info.names, locale=language)
+    return frame.number, png, frame.words
+
+
+async def replay_step(game: Finished, number: int, language: str) -> Step:
+    """The stepping message after `number` moves (clamped to the game), in `language`: the
+    move's line of the log (a finished game's log is public, as its record is), its words,
+    and the board then."""
+    number, png, words = await asyncio.to_thread(_step_picture, game, number, language)
+    total = len(game.log)
+    with speaking(language):
+        if number == 0:
+            # TRANSLATORS: the replay's stepping message before the first move.
+            line = _("Move 0 of {total}: the opening deal.").format(total=total)
+        else:
+            seat, move = game.log[number - 1]
+            # TRANSLATORS: the replay's stepping message; {move} is the move's notation.
+            line = _("Move {number} of {total}: {player} `{move}`").format(
+                number=number,
+                total=total,
+                player=game.info.names[seat],
+                move=in_language(move, game.info.spec.game, language),
+            )
+        content = f"{_title(game)}\n{line}\n{words}"[:2000]
+    filename = f"replay-{game.info.id}-{number}.png"
+    return Step(number, content, png, filename)
+
+
+# Which button goes where: first, previous, next, last.
+STEP_LABELS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+
+
+def step_view(game: Finished, number: int) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ under the stepping message at move `number`; those that would not move
+    are greyed out."""
+    total = len(game.log)
+    targets = {"f": 0, "p": number - 1, "n": number + 1, "l": total}
+    view = discord.ui.View(timeout=None)
+    for tag, target in targets.items():
+        clamped = max(0, min(target, total))
+        button = ReplayStepButton(game.info.id, clamped, tag)
+        button.item.disabled = clamped == number
+        view.add_item(button)
+    return view
+
+
+class ReplayStepButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sch:R:(?P<match>[0-9]+):(?P<move>[0-9]+):(?P<tag>[fpnl])",
+):
+    """One of ⏮ ◀ ▶ ⏭: shows the replay's board after move `move` in the same message.
+    The game and the move are in the custom_id, so it works after a restart."""
+
+    def __init__(self, match_id: int, move: int, tag: str) -> None:
+        self.match_id, self.move, self.tag = match_id, move, tag
+        super().__init__(
+            discord.ui.Button(
+                label=STEP_LABELS[tag],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sch:R:{match_id}:{move}:{tag}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayStepButton:
+        return cls(int(match["match"]), int(match["move"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            front = interaction.client.front  # type: ignore[attr-defined]
+            await front.listen(interaction)
+            async with front.working():
+                await step_to(front, interaction, self.match_id, self.move)
+        except Exception as error:  # the one error path
+            await report(interaction, error, where=self.custom_id)
+
+
+async def step_to(
+    front: LookbackFront, interaction: discord.Interaction, game_id: int, number: int
+) -> None:
+    """A step button: the same message shows the board after move `number`."""
+    await interaction.response.defer()  # then the message itself changes
+    if not valid_id(game_id):
+        raise Refused(say("This control names a game or challenge that does not exist."))
+    # Finished games only, as the replay itself: a running game's history would show more
+    # than its board does.
+    game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
+    language = await front.server_language(interaction.guild_id)  # the message is public
+    step = await replay_step(game, number, language)
+    await interaction.edit_original_response(
+        content=step.content, attachments=[step.file], view=step_view(game, step.number)
+    )
 
 
 # Analysis ------------------------------------------------------------------------------------
@@ -193,12 +318,12 @@ async def _judge_all(
 
 @dataclass(frozen=True, slots=True)
 class Costly:
-    """One of the costliest moves, drawn: the board before it and the hand then."""
+    """One of the costliest moves, drawn: the board before it, naming and marking the move
+    made and the better one."""
 
     judgement: Judgement
     filename: str
     board: bytes
-    hand: str
 
 
 def _analysis_pictures(
@@ -209,8 +334,8 @@ def _analysis_pictures(
     language: str,
 ) -> tuple[tuple[str, bytes], list[Costly]]:
     """In a thread: the chart of both players' chances, and the board before each of the
-    costliest moves, from the analysed player's side."""
-    from render import render_board
+    costliest moves, from the analysed player's side (their hand is not on it)."""
+    from render.analysis import render_analysis_board
     from render.charts import ChancePoint, render_chance_chart
 
     names = game.info.names
@@ -220,38 +345,125 @@ def _analysis_pictures(
         points, names=names, total_moves=len(game.log), marks=marks, locale=language
     )
     costly = []
+    kind = game.info.spec.game
     for j in worst:
         view = game.view_before(j.index, seat)
-        board = render_board(view, names=names, bottom_seat=seat, locale=language)
+        board = render_analysis_board(
+            view,
+            names=names,
+            bottom_seat=seat,
+            number=j.index + 1,
+            total=len(game.log),
+            played=in_language(j.played, kind, language),
+            better=in_language(j.best, kind, language),
+            played_move=j.played,
+            better_move=j.best,
+            locale=language,
+        )
         name = f"move-{game.info.id}-{j.index + 1}.png"
-        costly.append(Costly(j, name, board, format_cards(view.hand or ())))
+        costly.append(Costly(j, name, board))
     return (f"chances-{game.info.id}.png", chart), costly
 
 
-def _move_embed(n: int, c: Costly, moves: int) -> discord.Embed:
+def _move_embed(n: int, c: Costly, moves: int, game: str) -> discord.Embed:
     j = c.judgement
     lost = round((j.before - j.after) * 100)
+    played = in_language(j.played, game, current())
+    best = in_language(j.best, game, current())
     embed = discord.Embed(
         # TRANSLATORS: {n} numbers the costliest moves; {played} is a move's notation.
         title=_("{n}. Move {move} of {moves}: {played}").format(
-            n=n, move=j.index + 1, moves=moves, played=j.played
+            n=n, move=j.index + 1, moves=moves, played=played
         ),
-        # TRANSLATORS: {best} and {played} are moves' notation; {hand} lists card codes.
+        # TRANSLATORS: {best} and {played} are moves' notation.
         description=_(
             "Better: **{best}**.\nEstimated chance of winning: {before} with {best},"
-            " {after} after {played}: {lost} percentage points lost.\nHand then: {hand}"
+            " {after} after {played}: {lost} percentage points lost."
         ).format(
-            best=j.best,
+            best=best,
             before=percent(j.before),
             after=percent(j.after),
-            played=j.played,
+            played=played,
             lost=lost,
-            hand=c.hand,
         ),
         colour=discord.Colour.orange(),
     )
     embed.set_image(url=f"attachment://{c.filename}")
     return embed
+
+
+# The analysed player's hands, for them alone unless they share them --------------------------
+
+
+class HandsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sch:A:(?P<match>[0-9]+):(?P<seat>[01]):(?P<moves>[0-9]+(?::[0-9]+)*)",
+):
+    """Under an analysis: its player's hand before each of the costliest moves, privately,
+    for that player only (with Post in channel). The game, the seat and the moves are in the
+    custom_id, so it works after a restart."""
+
+    def __init__(self, match_id: int, seat: int, moves: Sequence[int], name: str = "") -> None:
+        self.match_id, self.seat, self.moves = match_id, seat, [int(m) for m in moves]
+        super().__init__(
+            discord.ui.Button(
+                # TRANSLATORS: a button under an analysis; only {name} gets an answer.
+                label=_("{name}'s hand at these moves").format(name=name)[:80] if name else "…",
+                emoji="🃏",
+                style=discord.ButtonStyle.secondary,
+                custom_id=":".join(
+                    ["sch:A", str(match_id), str(seat), *(str(m) for m in self.moves)]
+                ),
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandsButton:
+        moves = [int(m) for m in match["moves"].split(":")]
+        return cls(int(match["match"]), int(match["seat"]), moves)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            front = interaction.client.front  # type: ignore[attr-defined]
+            await front.listen(interaction)
+            async with front.working():
+                await acknowledge(interaction, private=True)
+                args = [self.match_id, self.seat, *self.moves]
+                answer = await _hands(front, interaction, args)
+                await send_private(interaction, answer, "ah", *args)
+        except Exception as error:  # the one error path
+            await report(interaction, error, where=self.custom_id)
+
+
+@answers("ah")
+async def _hands(front: LookbackFront, interaction: discord.Interaction, args: list[int]) -> Answer:
+    """The analysed player's hand before each move (by its number in the log), for that
+    player: to see it, or to share it (a finished game's, so nothing of a running game)."""
+    if len(args) < 3 or len(args) > 2 + 3 or args[1] not in (0, 1):
+        raise Refused(say("This control names a game or challenge that does not exist."))
+    game_id, seat, numbers = args[0], args[1], args[2:]
+    game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
+    name = game.info.names[seat]
+    if game.info.players[seat] != interaction.user.id:
+        raise Refused(say("Only {name} can see {name}'s hand in this analysis.", name=name))
+    total = len(game.log)
+    if any(n < 1 or n > total for n in numbers):
+        raise Refused(say("This control names a game or challenge that does not exist."))
+    hands = await asyncio.to_thread(
+        lambda: [format_cards(game.view_before(n - 1, seat).hand or ()) for n in numbers]
+    )
+    # TRANSLATORS: above the hands an analysis's player held; {game_id} is the game's number.
+    lines = [
+        _("{name}'s hand before these moves of game #{game_id}:").format(name=name, game_id=game_id)
+    ]
+    for n, hand in zip(numbers, hands, strict=True):
+        # TRANSLATORS: one move of an analysis and the hand then ({hand}: card codes).
+        lines.append(
+            _("• Move {number} of {total}: {hand}").format(number=n, total=total, hand=hand or "-")
+        )
+    return Answer("\n".join(lines))
 
 
 def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) -> str:
@@ -264,12 +476,14 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
-    return _(
+    text = _(
         "{name}'s {count} real choices (draws, claims and forced moves left out), each"
         " judged at the {level} level from what {name} could see then: their own hand and"
         " the board. {name}'s estimated chance of winning: {first} at their first decision,"
         " {last} at their last."
-    ).format(
+    )
+    return fill(
+        text,
         name=name,
         count=len(mine),
         level=level_word(level),
@@ -300,9 +514,10 @@ async def analyse(
     await interaction.response.defer(thinking=True, ephemeral=not public)
     indices = await asyncio.to_thread(game.decision_indices)
     # A public analysis is in the server's language, a private one in the member's.
-    language = await front.server_language(interaction.guild_id) if public else current()
+    asker = current()
+    language = await front.server_language(interaction.guild_id) if public else asker
     with speaking(language):
-        await _analyse(front, interaction, game, seat, level, indices, language)
+        await _analyse(front, interaction, game, seat, level, indices, language, asker)
 
 
 async def _analyse(
@@ -313,6 +528,7 @@ async def _analyse(
     level: str,
     indices: list[int],
     language: str,
+    asker_language: str,
 ) -> None:
     async with front.heavy:
         progress = Progress(interaction, game.info.id, level, len(indices))
@@ -338,19 +554,30 @@ async def _analyse(
         colour=discord.Colour.blurple(),
     )
     chart.set_image(url=f"attachment://{chart_name}")
-    embeds = [chart] + [_move_embed(n, c, len(game.log)) for n, c in enumerate(costly, 1)]
+    kind = game.info.spec.game
+    embeds = [chart] + [_move_embed(n, c, len(game.log), kind) for n, c in enumerate(costly, 1)]
     name = game.info.names[seat]
     if worst:
         tail = _("The {count} moves that cost {name} the most, with the board before each:").format(
             count=len(worst), name=name
         )
     else:
-        tail = _("None of {name}'s moves cost anything by the search's estimate.").format(name=name)
+        tail = fill(_("None of {name}'s moves cost anything by the search's estimate."), name=name)
+    numbers = [j.index + 1 for j in worst]
+    view = discord.ui.View(timeout=None)
+    if numbers:
+        view.add_item(HandsButton(game.info.id, seat, numbers, name))
     await interaction.edit_original_response(
         content=f"{top}\n{tail}",
         embeds=embeds,
         attachments=files,
+        view=view if numbers else None,
     )
+    if numbers and game.info.players[seat] == interaction.user.id:
+        # The analysed player asked: their hands then, for them alone (in their language).
+        with speaking(asker_language):
+            args = [game.info.id, seat, *numbers]
+            await send_private(interaction, await _hands(front, interaction, args), "ah", *args)
 
 
 # Hints ---------------------------------------------------------------------------------------
@@ -384,8 +611,14 @@ async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> N
     text = _(
         "Hint for game #{game_id}: **{move}**. Your estimated chance of winning with it:"
         " {chance}. (The computer's {level} search, from what you can see: your hand and the"
-        " board.) Play it with `/schotten move` or the buttons of your hand."
-    ).format(game_id=info.id, move=move, chance=percent(chance), level=level_word(level))
+        " board.) Play it with {command} or the buttons of your hand."
+    ).format(
+        game_id=info.id,
+        move=move,
+        chance=percent(chance),
+        level=level_word(level),
+        command=mention("move"),
+    )
     await interaction.followup.send(text, ephemeral=True)
 
 
@@ -413,3 +646,16 @@ def game_name(game: str) -> str:
     """ "Schotten Totten" or "Schotten Totten 2", in the current language."""
     text = GAME_NAMES[game]
     return localise(text) if isinstance(text, Phrase) else _(text)
+
+
+# The look-back's persistent controls (the client registers them) -----------------------------
+
+LOOKBACK_CONTROLS = (ShareButton, ReplayStepButton, HandsButton)
+
+
+def understood(custom_id: str) -> bool:
+    """Whether one of the look-back's controls reads this custom_id."""
+    return sharing.understood(custom_id) or any(
+        c.__discord_ui_compiled_template__.fullmatch(custom_id)
+        for c in (ReplayStepButton, HandsButton)
+    )

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lang import N_, _, pgettext
+from engine.cards import Tactic, TacticCard, card_from_code
+from engine.errors import GameError
+from lang import N_, _, localise, pgettext
 
 # Moves that choose a set of things at once: the player ticks them in one menu.
 SET_FAMILIES = ("give", "return", "support", "retreat")
@@ -22,18 +24,13 @@ PLACE_FAMILIES = ("claim", "control", "oil", "explode")
 TAKING_FAMILIES = ("strategist", "banshee", "traitor", "redeploy", "desert", "treason", "recruit")
 WORDS = ("done", "pass", "draw", "recruiter", "exchange")
 
+# Families named after their tactic card take the card's own name (the engine's), so that the
+# menu, the buttons, the pictures and the log name a card alike.
 _TITLES = {
     "claim": N_("Claim stone"),
     "control": N_("Take tile"),
     "oil": N_("Oil on tile"),
     "explode": N_("Explode tile"),
-    "strategist": N_("Strategist"),
-    "banshee": N_("Banshee"),
-    "traitor": N_("Traitor"),
-    "redeploy": N_("Redeployment"),
-    "desert": N_("Desertion"),
-    "treason": N_("Treason"),
-    "recruit": N_("Recruitment"),
     "give": N_("Cards to give"),
     "return": N_("Cards to put back"),
     "support": N_("Cards to shuffle back"),
@@ -78,9 +75,30 @@ class Picker:
 
 
 def title(family: str) -> str:
-    """A move family's name for people, in the current language."""
+    """A move family's name for people, in the current language: a tactic card's family by
+    the card's name ("Traître", "Umgruppierung")."""
     known = _TITLES.get(family)
-    return _(known) if known is not None else family.title()
+    if known is not None:
+        return _(known)
+    if family in _TACTIC_CODES:
+        return localise(Tactic(family).title)
+    return family.title()
+
+
+_TACTIC_CODES = frozenset(t.value for t in Tactic)
+
+
+def card_label(code: str) -> str:
+    """A card as a member reads it in the current language: a clan or siege card by its code
+    ("R7", the same in every language), a tactic card by its name ("Espion", "Schlammschlacht");
+    "3:spy" (a card on a place) as "3:Espion". Anything else is left as it is."""
+    place, colon, card = code.rpartition(":")
+    try:
+        parsed = card_from_code(card)
+    except (GameError, ValueError):
+        return code
+    shown = localise(parsed.kind.title) if isinstance(parsed, TacticCard) else card
+    return f"{place}{colon}{shown}"
 
 
 _DRAW_LABELS = {
@@ -144,7 +162,7 @@ def build_picker(game: str, legal: Sequence[str]) -> Picker:
                 label = onto_label(picker.place_noun, rest[0])
             else:
                 # TRANSLATORS: a button: a tactic card's name and the card it takes ("3:G5").
-                label = _("{tactic} {card}").format(tactic=title(head), card=what)
+                label = _("{tactic} {card}").format(tactic=title(head), card=card_label(what))
             picker.taking.setdefault(head, {}).setdefault(what, []).append(Choice(label, text))
         else:  # a card played from the hand: `R7 3`, `joker 3`, `mud 4`
             card, place = words[0], words[1]

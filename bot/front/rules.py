@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lang import N_, _, pgettext
+from lang import N_, _, mention, pgettext
 
 TOPICS: dict[str, tuple[str, str]] = {
     "overview": (
@@ -142,7 +142,7 @@ TOPICS: dict[str, tuple[str, str]] = {
         ),
     ),
     "notation": (
-        N_("Writing moves (`/schotten move`)"),
+        N_("Writing moves"),
         N_(
             "`R7 3` play R7 on stone or tile 3 · `claim 4` · `done` · `pass` · `draw tactic`\n"
             "`joker 3` · `mud 4` · `recruiter`, then `return R3 joker` · `strategist 3:R5 7`"
@@ -173,6 +173,11 @@ def rules_topic(topic: str | None) -> tuple[str, str]:
             ),
         )
     title, body = TOPICS[key]
+    if key == "notation":
+        # (The command is named in the text, where Discord shows a mention; not in the title.)
+        # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
+        typed = _("Type moves with {move}.").format(move=mention("move"))
+        return _(title), typed + "\n" + _(body)
     if key == "overview":
         # The topics as the command's menu shows them in the reader's language.
         return _(title), _(body) + "\n" + _("Topics: {topics}.").format(topics=topic_names())

@@ -8,10 +8,11 @@ import discord
 from babel.lists import format_list
 
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
+from bot.wording import SHOW_HAND_BUTTON
 from engine.api import Playable
 from engine.outcome import Outcome
 from engine.st2.match import Match as St2Match
-from lang import N_, _, current, localise, ngettext
+from lang import N_, _, current, fill, localise, mention, ngettext
 
 
 def _who(info: MatchInfo, seat: int, *, mention: bool = False) -> str:
@@ -140,9 +141,10 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     if info.is_over:
         state = turn_line(info)
     elif info.to_decide == seat:
-        state = _("**Your move.** Choose below, or type `/schotten move`.")
+        # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
+        state = _("**Your move.** Choose below, or type {move}.").format(move=mention("move"))
     else:
-        state = _("Waiting for {player}.").format(player=opponent)
+        state = fill(_("Waiting for {player}."), player=opponent)
     # TRANSLATORS: {channel} is a link to the game's channel; {state} one of "**Your move.**
     # Choose below...", "Waiting for Bob." or how the game ended.
     text = _("Your hand in game #{id} against {opponent} ({channel}). {state}")
@@ -151,20 +153,21 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
 
 
 def hand_moved_on(info: MatchInfo) -> str:
+    # TRANSLATORS: {button} is the label of the board's button (Show my hand).
     return _(
         "This hand of game #{id} is from an earlier position: you have moved since."
-        " Your current hand comes in a newer message, or use **Show my hand** on the board."
-    ).format(id=info.id)
+        " Your current hand comes in a newer message, or use **{button}** on the board."
+    ).format(id=info.id, button=localise(SHOW_HAND_BUTTON))
 
 
 def dm_failed(user_id: int) -> str:
-    # TRANSLATORS: posted in the game's channel; <@{user}> mentions the player. **Show my
-    # hand** is the label of the board's button: use its translation.
+    # TRANSLATORS: posted in the game's channel; <@{user}> mentions the player. {button} is
+    # the label of the board's button (Show my hand).
     return _(
         "<@{user}>, it is your move, but I cannot send you direct messages. For the rest"
-        " of this game, use the **Show my hand** button on the board to see your hand"
+        " of this game, use the **{button}** button on the board to see your hand"
         " privately; I will not repeat this notice."
-    ).format(user=user_id)
+    ).format(user=user_id, button=localise(SHOW_HAND_BUTTON))
 
 
 def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
@@ -211,7 +214,10 @@ def turn_ping(info: MatchInfo, user_id: int) -> str:
 
 def board_without_picture() -> str:
     # TRANSLATORS: added under a board posted as text only, when Discord refused its picture.
-    return "\n" + _("*(Discord refused the picture here; `/schotten board` shows it.)*")
+    # TRANSLATORS: {board} is the command /schotten board (a clickable mention).
+    return "\n" + _("*(Discord refused the picture here; {board} shows it.)*").format(
+        board=mention("board")
+    )
 
 
 # What a game needs of the bot in its channel, with Discord's names for them (as its client
@@ -267,14 +273,14 @@ def board_refused(info: MatchInfo, code: int) -> str:
         text = _(
             "I cannot reach <#{channel}> any more (it was deleted, or I can no longer see"
             " it), so the board of game #{id} cannot be posted there. The game goes on: your"
-            " hand and its buttons come here, and `/schotten board` in any channel of the"
+            " hand and its buttons come here, and {board} in any channel of the"
             " server moves the game there."
         )
     elif code == MISSING_PERMISSIONS:
         text = _(
             "I am no longer allowed to post in <#{channel}>, so the board of game #{id}"
             " cannot be shown there. The game goes on: your hand and its buttons come here,"
-            " and `/schotten board` there still shows you the board. A server manager can"
+            " and {board} there still shows you the board. A server manager can"
             " give me back Send Messages, Send Messages in Threads, Attach Files and Embed"
             " Links in that channel."
         )
@@ -282,20 +288,25 @@ def board_refused(info: MatchInfo, code: int) -> str:
         # TRANSLATORS: {code} is Discord's error number.
         text = _(
             "Discord refused the board of game #{id} in <#{channel}> (error {code}). The game"
-            " goes on: your hand and its buttons come here, and `/schotten board` shows the"
+            " goes on: your hand and its buttons come here, and {board} shows the"
             " board."
         )
-    return text.format(channel=info.channel_id, id=info.id, code=code)
+    # TRANSLATORS (above): {board} is the command /schotten board (a clickable mention).
+    return text.format(channel=info.channel_id, id=info.id, code=code, board=mention("board"))
 
 
 def challenge_text(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
-    # <t:{expires}:R> is shown by Discord as "in 10 minutes".
+    # <t:{expires}:R> is shown by Discord as "in 10 minutes"; {accept} is the command
+    # /schotten accept (a clickable mention).
     return _(
-        "<@{user}>: {challenge}! Accept or decline below (or `/schotten accept`)."
+        "<@{user}>: {challenge}! Accept or decline below (or {accept})."
         " The challenge expires <t:{expires}:R>."
     ).format(
-        user=info.opponent.id, challenge=localise(info.describe()), expires=int(info.expires_at)
+        user=info.opponent.id,
+        challenge=localise(info.describe()),
+        expires=int(info.expires_at),
+        accept=mention("accept"),
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.errors import Refused
 from bot.front.controls import JoinTournamentButton
@@ -32,8 +33,21 @@ from bot.front.replies import (
 )
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
+from bot.wording import JOIN_BUTTON
 from engine.api import VARIANTS, MatchSpec
-from lang import _, current, localise, pgettext, say, speaking
+from lang import (
+    _,
+    current,
+    fill,
+    localise,
+    mention,
+    ngettext,
+    npgettext,
+    pgettext,
+    say,
+    say_n,
+    speaking,
+)
 from render.standings import points_text
 
 log = logging.getLogger("schotten.bot")
@@ -62,37 +76,52 @@ def format_name(fmt: str) -> str:
     return FORMATS.get(fmt, fmt)
 
 
+def player_count(count: int) -> str:
+    """ "1 player", "5 players"."""
+    return ngettext("{count} player", "{count} players", count).format(count=count)
+
+
+def tournament_rounds(count: int) -> str:
+    """ "1 round", "5 rounds": a tournament's rounds (not a match's)."""
+    # TRANSLATORS: a tournament's rounds (French "rondes", not the "manches" of a match).
+    text = npgettext("tournament", "{count} round", "{count} rounds", count)
+    return text.format(count=count)
+
+
 def _kind(t: TournamentInfo) -> str:
     """The announcement's first line: its format, game, rounds and round length."""
     values = {
         "name": t.name,
         "game": localise(t.spec.describe()),
-        "rounds": t.rounds,
+        "rounds": tournament_rounds(t.rounds),
         "hours": f"{t.round_hours:g}",
     }
     if t.format == "swiss" and t.rounds:
-        # TRANSLATORS: {game} describes the matches played, e.g. "Schotten Totten, 3 rounds".
+        # TRANSLATORS: {game} describes the matches played, e.g. "Schotten Totten, 3 rounds";
+        # {rounds} the tournament's rounds ("5 rounds").
         text = _(
-            "🏆 **{name}**: a Swiss tournament of {game}, {rounds} rounds;"
-            " each round lasts {hours} h."
+            "🏆 **{name}**: a Swiss tournament of {game}, {rounds}; each round lasts {hours} h."
         )
     elif t.format == "swiss":
         text = _("🏆 **{name}**: a Swiss tournament of {game}; each round lasts {hours} h.")
     elif t.rounds:
         text = _(
-            "🏆 **{name}**: a round robin tournament of {game}, {rounds} rounds;"
+            "🏆 **{name}**: a round robin tournament of {game}, {rounds};"
             " each round lasts {hours} h."
         )
     else:
         text = _("🏆 **{name}**: a round robin tournament of {game}; each round lasts {hours} h.")
-    return text.format(**values)
+    return fill(text, **values)
 
 
 def _sign_up(status: str) -> str:
     if status == "open":
-        return _(
-            "Press **Join** to play; the creator or a manager starts it with"
-            " `/schotten tournament start`."
+        # TRANSLATORS: {join} is the label of the announcement's button; {start} the
+        # command /schotten tournament start (a clickable mention).
+        return fill(
+            _("Press **{join}** to play; the creator or a manager starts it with {start}."),
+            join=localise(JOIN_BUTTON),
+            start=mention("tournament start"),
         )
     if status == "running":
         return _("Sign-up is closed: the tournament is running.")
@@ -165,6 +194,8 @@ class TournamentCommands(app_commands.Group):
         rounds_of_match="Schotten Totten: rounds in each match; Schotten Totten 2: 2 = revenge",
     )
     @app_commands.choices(game=GAMES, format=FORMAT_CHOICES)
+    # The tournament's rounds: French "rondes", not the "manches" of a match (`rounds_of_match`).
+    @app_commands.rename(rounds=locale_str("rounds", meaning="tournament"))
     async def create(
         self,
         interaction: discord.Interaction,
@@ -196,8 +227,14 @@ class TournamentCommands(app_commands.Group):
             t = await self._pick(interaction, tournament)
             t = await self.front.tournaments.leave(t.id, interaction.user.id)
             await interaction.followup.send(
-                _("You left {name}; {count} player(s) remain.").format(
-                    name=t.name, count=len(t.entrants)
+                fill(
+                    ngettext(
+                        "You left {name}; {count} player remains.",
+                        "You left {name}; {count} players remain.",
+                        len(t.entrants),
+                    ),
+                    name=t.name,
+                    count=len(t.entrants),
                 ),
                 ephemeral=True,
             )
@@ -213,13 +250,15 @@ class TournamentCommands(app_commands.Group):
                 t.id, interaction.user.id, is_manager=is_manager(interaction)
             )
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                # TRANSLATORS: {players} is "5 players", {rounds} "3 rounds" (of the
+                # tournament), {hours} a number of hours.
                 text = _(
-                    "**{name}** has started: {count} players, {rounds} rounds of {hours} h."
+                    "**{name}** has started: {players}, {rounds} of {hours} h."
                     " Round 1's games are opening now."
                 ).format(
                     name=t.name,
-                    count=len(t.entrants),
-                    rounds=t.rounds,
+                    players=player_count(len(t.entrants)),
+                    rounds=tournament_rounds(t.rounds),
                     hours=f"{t.round_hours:g}",
                 )
             await interaction.followup.send(text, allowed_mentions=QUIET)
@@ -326,23 +365,22 @@ def _live_line(t: TournamentInfo) -> str:
         "name": t.name,
         "format": format_name(t.format),
         "game": localise(t.spec.describe()),
-        "count": len(t.entrants),
+        "players": player_count(len(t.entrants)),
         "round": t.round,
         "rounds": t.rounds,
     }
     if t.status == "open":
-        # TRANSLATORS: {format} is Swiss or round robin; {game} describes the matches.
-        return _("• **{name}**: {format}, {game}, {count} players, open for sign-up").format(
-            **values
-        )
-    return _("• **{name}**: {format}, {game}, {count} players, round {round} of {rounds}").format(
+        # TRANSLATORS: {format} is Swiss or round robin; {game} describes the matches;
+        # {players} is "5 players".
+        return _("• **{name}**: {format}, {game}, {players}, open for sign-up").format(**values)
+    return _("• **{name}**: {format}, {game}, {players}, round {round} of {rounds}").format(
         **values
     )
 
 
 def _spec(game: str, rounds_of_match: int) -> MatchSpec:
     """A challenge's rules for the match length, applied to every game of the event."""
-    return spec_from_options(game, rounds_of_match, None)
+    return spec_from_options(game, rounds_of_match, None, named="rounds_of_match")
 
 
 # Running tournaments on Discord ------------------------------------------------------------
@@ -406,9 +444,12 @@ class TournamentDesk:
     async def join(self, interaction: discord.Interaction, tid: int) -> None:
         await acknowledge(interaction, private=True)
         t = await self.tournaments.join(tid, member_of(interaction.user))
-        text = _(
+        text = ngettext(
+            "You joined **{name}** ({count} player so far). Your games will open in threads"
+            " of its channel, and your hand comes by DM as in any game.",
             "You joined **{name}** ({count} players so far). Your games will open in threads"
-            " of its channel, and your hand comes by DM as in any game."
+            " of its channel, and your hand comes by DM as in any game.",
+            len(t.entrants),
         ).format(name=t.name, count=len(t.entrants))
         await interaction.followup.send(text, ephemeral=True)
         await self.refresh(t)
@@ -567,12 +608,21 @@ class TournamentDesk:
         the server's: standings are posted publicly)."""
         pages = max(1, -(-len(table) // PAGE))
         if page > pages:
-            raise Refused(say("{name}'s standings have {pages} page(s).", name=t.name, pages=pages))
+            raise Refused(
+                say_n(
+                    "{name}'s standings have {count} page.",
+                    "{name}'s standings have {count} pages.",
+                    pages,
+                    name=t.name,
+                )
+            )
         rows = table[(page - 1) * PAGE : page * PAGE]
         if t.status == "open" or not rows:
-            text = _("**{name}** has not started; {count} player(s) signed up.").format(
-                name=t.name, count=len(t.entrants)
-            )
+            text = ngettext(
+                "**{name}** has not started; {count} player signed up.",
+                "**{name}** has not started; {count} players signed up.",
+                len(t.entrants),
+            ).format(name=t.name, count=len(t.entrants))
             return text, None
         done = t.round if t.status != "running" else t.round - 1
         if t.status == "finished":

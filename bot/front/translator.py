@@ -27,6 +27,10 @@ CONTEXTS = {
     Where.parameter_description: "option description",
     Where.choice_name: "choice",
 }
+# A name that means something else in one command than in the others says so, and is
+# translated in a context of its own: `locale_str("rounds", meaning="tournament")` (the
+# tournament's rounds, French "rondes", not a match's "manches").
+MEANING = "meaning"
 NAMED = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
 # Discord's rule for command and option names (lowercase letters of any script, digits,
 # - and _; 1 to 32 characters): a name breaking it would make the whole sync fail.
@@ -39,10 +43,21 @@ LIMITS = {
 }
 
 
-def translate(message: str, where: Where, language: str) -> str | None:
+def context_of(where: Where, meaning: str | None = None) -> str | None:
+    """The catalogs' context of a command string: "option name", or "option name
+    (tournament)" for a name with a meaning of its own there."""
+    context = CONTEXTS.get(where)
+    if context is not None and meaning:
+        return f"{context} ({meaning})"
+    return context
+
+
+def translate(
+    message: str, where: Where, language: str, *, meaning: str | None = None
+) -> str | None:
     """`message` (a name, description or choice) in `language`, or None when Discord should
     show the English one: English itself, no translation, or one Discord would refuse."""
-    context = CONTEXTS.get(where)
+    context = context_of(where, meaning)
     if language == DEFAULT or context is None:
         return None
     text = translations(language).pgettext(context, message)
@@ -68,4 +83,5 @@ class CommandTranslator(app_commands.Translator):
         # Discord's locale list has English variants; only our languages are translated.
         if language not in LANGUAGES or not str(locale.value).lower().startswith(language):
             return None
-        return translate(string.message, context.location, language)
+        meaning = string.extras.get(MEANING)
+        return translate(string.message, context.location, language, meaning=meaning)

@@ -1,23 +1,69 @@
 """Why a card in a player's hand cannot be played now, in the engine's own words, for the
-card menu (a dimmed card says why) and for a click on it."""
+card menu (a dimmed card says why) and for a click on it.
+
+Which cards can be played now is the engine's to say (`view.playable()`, which the hand
+picture raises too); this module only explains the others."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engine.api import Playable, load_match
+from engine.cardgame import tactic_limit
+from engine.cards import Tactic, TacticCard, card_from_code
 from engine.errors import GameError
-from lang import _, message_of
+from lang import _, localise, message_of
 
 # Errors about one place (full, claimed) do not say why the card is out everywhere.
 _PLACE_WORDS = ("full", "claimed", "already", "no stone", "no tile")
+# Tactic cards played on their own, not on a place: a ruse or an action.
+_ON_ITS_OWN = frozenset(
+    {
+        Tactic.RECRUITER,
+        Tactic.STRATEGIST,
+        Tactic.BANSHEE,
+        Tactic.TRAITOR,
+        Tactic.REDEPLOY,
+        Tactic.RECRUIT,
+        Tactic.DESERT,
+        Tactic.TREASON,
+        Tactic.EXPLODE,
+        Tactic.SUPPORT,
+        Tactic.EXCHANGE,
+    }
+)
+# Of those, the ones whose whole move is the card's name.
+_WHOLE_MOVE = frozenset({Tactic.RECRUITER, Tactic.EXCHANGE})
+
+
+def _kind(card: str) -> Tactic | None:
+    try:
+        parsed = card_from_code(card)
+    except (GameError, ValueError):
+        return None
+    return parsed.kind if isinstance(parsed, TacticCard) else None
 
 
 def why_not(match: Playable, seat: int, card: str) -> str:
     """The engine's refusal of `card` at the first place where the refusal is about the card
     rather than the place; a generic sentence if every place is simply full. In the current
-    language (the refusal's English words decide which one is about the place)."""
+    language (the refusal's English words decide which one is about the place). A card played
+    on its own (the Traitor) is out either because of the tactic-card limit or because it has
+    nothing to act on."""
     state = match.to_json()
+    kind = _kind(card)
+    if kind in _ON_ITS_OWN:
+        view = match.view(seat)
+        mine, theirs = view.tactics_played[seat], view.tactics_played[1 - seat]
+        if mine > theirs:  # RULINGS ST1-10, ST2-10
+            return localise(tactic_limit(mine, theirs))
+        if kind in _WHOLE_MOVE:
+            trial = load_match(state)
+            try:
+                trial.apply(trial.parse_move(card, seat), seat)
+            except GameError as e:
+                return message_of(e)
+        return _("It has nothing to act on now.")
     first = ""
     places = 9 if match.view(seat).game == "st1" else 7
     for place in range(1, places + 1):
@@ -37,5 +83,6 @@ def why_not(match: Playable, seat: int, card: str) -> str:
 def unplayable(
     match: Playable, seat: int, hand: Sequence[str], playable: set[str]
 ) -> dict[str, str]:
-    """For each card of the hand that no legal move plays now, why."""
+    """For each card of the hand that the engine does not let be played now (`playable` is
+    `view.playable()` as codes), why."""
     return {c: why_not(match, seat, c) for c in dict.fromkeys(hand) if c not in playable}

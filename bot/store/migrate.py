@@ -106,15 +106,16 @@ class MigrationReport:
     failed: list[tuple[int, str]] = field(default_factory=list)  # (match id, why)
 
     def summary(self) -> str:
+        """What was copied and checked, for the operator (in English, like the command line)."""
         rows = ", ".join(f"{table} {n}" for table, n in self.counts.items())
         lines = [
             f"Copied {self.source} into {self.target}.",
             f"Rows per table: {rows}.",
-            f"{self.matches_checked} match(es) replayed from their seeds and moves to exactly"
+            f"{_matches(self.matches_checked)} replayed from their seeds and moves to exactly"
             " their stored state.",
         ]
         if self.failed:
-            lines.append(f"{len(self.failed)} match(es) did NOT: " + _listed(self.failed))
+            lines.append(f"{_matches(len(self.failed))} did NOT: " + _listed(self.failed))
         return "\n".join(lines)
 
 
@@ -348,3 +349,8 @@ def _listed(failed: Sequence[tuple[int, str]]) -> str:
     shown = ", ".join(f"#{match_id}" for match_id, _ in failed[:LISTED])
     more = len(failed) - LISTED
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _matches(n: int) -> str:
+    """ "1 match", "5 matches"."""
+    return f"{n} match" if n == 1 else f"{n} matches"

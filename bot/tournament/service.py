@@ -25,10 +25,11 @@ from bot.service import GameService
 from bot.store import Row, Tx, valid_id
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
-from bot.wording import player_name
+from bot.wording import JOIN_BUTTON, player_name
 from engine.api import MatchSpec
 from engine.errors import GameError
 from engine.phrases import say, say_n
+from lang import command, option
 
 MAX_NAME = 50
 MAX_PLAYERS = 256
@@ -148,9 +149,11 @@ class Tournaments:
         if live or rows:
             return await self.get((live or rows)[0]["id"])  # else the last, finished or not
         raise NotFound(
+            # TRANSLATORS: {create} is the command /schotten tournament create (a mention).
             say(
                 "No tournament is open or running on this server; a manager can create one"
-                " with `/schotten tournament create`."
+                " with {create}.",
+                create=command("tournament create"),
             )
         )
 
@@ -196,9 +199,11 @@ class Tournaments:
             raise Refused(say("The format is swiss or round-robin."))
         if fmt == "round-robin" and rounds is not None:
             raise Refused(
+                # TRANSLATORS: {rounds} is the command's option `rounds` in the reader's words.
                 say(
                     "A round robin plays every pair once, so its rounds follow from the number"
-                    " of players; leave `rounds` out."
+                    " of players; leave {rounds} out.",
+                    rounds=option("rounds", meaning="tournament"),
                 )
             )
         if rounds is not None and not 1 <= rounds <= MAX_SWISS_ROUNDS:
@@ -330,7 +335,9 @@ class Tournaments:
             if t.format == "round-robin":
                 too_few = say(
                     "A round robin needs at least {least} players; {name} has {count}. Members"
-                    " join with its Join button or `/schotten tournament join`.",
+                    " join with its **{join}** button or {command}.",
+                    join=JOIN_BUTTON,
+                    command=command("tournament join"),
                     least=least,
                     name=t.name,
                     count=n,
@@ -338,7 +345,9 @@ class Tournaments:
             else:
                 too_few = say(
                     "A tournament needs at least {least} players; {name} has {count}. Members"
-                    " join with its Join button or `/schotten tournament join`.",
+                    " join with its **{join}** button or {command}.",
+                    join=JOIN_BUTTON,
+                    command=command("tournament join"),
                     least=least,
                     name=t.name,
                     count=n,

@@ -48,7 +48,7 @@ class StoneClaimed(Event):
             "player": names[self.player],
             "other": names[1 - self.player],
             "stone": self.stone,
-            "formation": self.formation.describe(),
+            "formation": self.formation.describe(after_with=True),
         }
         if self.against is None:
             how = "proof"

@@ -18,6 +18,7 @@ from engine.cards import (
     Tactic,
     TacticCard,
     card_name,
+    card_named,
     format_cards,
     sort_cards,
 )
@@ -56,27 +57,27 @@ class ModePlayed(Event):
             if mud:
                 return say(
                     "You played {tactic} on stone {stone}: each side now needs four cards.",
-                    tactic=self.card.kind.title,
+                    tactic=card_named(self.card),
                     stone=self.stone,
                 )
             return say(
                 "You played {tactic} on stone {stone}: only totals count there now.",
-                tactic=self.card.kind.title,
+                tactic=card_named(self.card),
                 stone=self.stone,
             )
         if mud:
             return say(
-                # TRANSLATORS: {tactic} is the card's name (Mud Fight).
+                # TRANSLATORS: {tactic} is the card with its article (the Mud Fight).
                 "{player} played {tactic} on stone {stone}: each side now needs four cards.",
                 player=names[self.player],
-                tactic=self.card.kind.title,
+                tactic=card_named(self.card),
                 stone=self.stone,
             )
         return say(
-            # TRANSLATORS: {tactic} is the card's name (Blind-Man's Bluff).
+            # TRANSLATORS: {tactic} is the card with its article (the Blind-Man's Bluff).
             "{player} played {tactic} on stone {stone}: only totals count there now.",
             player=names[self.player],
-            tactic=self.card.kind.title,
+            tactic=card_named(self.card),
             stone=self.stone,
         )
 
@@ -87,7 +88,7 @@ class RecruiterPlayed(Event):
 
     def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
         if self.player == you:
-            return say("You played the Recruiter: they draw three cards and return two.")
+            return say("You played the Recruiter: you draw three cards, then put two back.")
         return say(
             "{player} played the Recruiter: they draw three cards and return two.",
             player=names[self.player],
@@ -135,13 +136,13 @@ class StrategistPlayed(Event):
         if self.player == you:
             if self.target is None:
                 return say(
-                    "You played the Strategist: moved their {card} from stone {source} to the"
+                    "You played the Strategist: moved your {card} from stone {source} to the"
                     " discard pile.",
                     card=card,
                     source=self.source,
                 )
             return say(
-                "You played the Strategist: moved their {card} from stone {source} to stone"
+                "You played the Strategist: moved your {card} from stone {source} to stone"
                 " {target}.",
                 card=card,
                 source=self.source,
@@ -316,10 +317,8 @@ def apply_tactic_card(
     if card.kind in ELITE:
         if card.kind is Tactic.JOKER and game.joker_played[p]:
             raise IllegalMoveError(
-                say(
-                    "You have already played a Joker; the second one stays in your hand"
-                    " (RULINGS ST1-11)."
-                )
+                # RULINGS ST1-11: one Joker per side of the border.
+                say("You have already played a Joker; the second one stays in your hand.")
             )
         stone = _open_stone(game, number, p)
         if not stone.has_room(p):

@@ -102,7 +102,7 @@ class View:
             if s.modes:
                 line += " [" + " ".join(str(m) for m in s.modes) + "]"
             if s.claimed_by is not None and s.won_with is not None:
-                line += f"  claimed by {names[s.claimed_by]}: {s.won_with.describe()}"
+                line += f"  claimed by {names[s.claimed_by]}: {s.won_with.describe(article=False)}"
             lines.append(line)
         lines.append(f"(left: {names[0]}, right: {names[1]})")
         deck = f"deck {self.deck_size}"

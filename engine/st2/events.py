@@ -83,6 +83,23 @@ class OilThrown(Event):
     left: int
 
     def describe(self, names: Sequence[str], *, you: int | None = None) -> str:
+        card = card_name(self.card)
+        if self.left == 0:
+            if self.player == you:
+                return say(
+                    "You poured boiling oil on tile {tile}: {card} is discarded (no cauldron"
+                    " left).",
+                    tile=self.tile,
+                    card=card,
+                )
+            return say(
+                # TRANSLATORS: the Defender's last oil cauldron ("plus aucun Chaudron").
+                "{player} poured boiling oil on tile {tile}: {card} is discarded (no cauldron"
+                " left).",
+                player=names[self.player],
+                tile=self.tile,
+                card=card,
+            )
         if self.player == you:
             return say_n(
                 "You poured boiling oil on tile {tile}: {card} is discarded ({count} cauldron"
@@ -91,7 +108,7 @@ class OilThrown(Event):
                 " left).",
                 self.left,
                 tile=self.tile,
-                card=str(self.card),
+                card=card,
             )
         return say_n(
             # TRANSLATORS: {count} is the number of oil cauldrons the Defender has left.
@@ -102,7 +119,7 @@ class OilThrown(Event):
             self.left,
             player=names[self.player],
             tile=self.tile,
-            card=str(self.card),
+            card=card,
         )
 
 
@@ -142,7 +159,7 @@ class ControlDeclared(Event):
             "player": names[self.player],
             "other": names[1 - self.player],
             "tile": self.tile,
-            "formation": self.formation.describe(),
+            "formation": self.formation.describe(after_with=True),
         }
         if self.against is None:
             how = "proof"
@@ -215,19 +232,19 @@ class TacticUsed(Event):
         v: dict[str, str | int] = {
             "player": names[self.player],
             "other": names[1 - self.player],
-            "tactic": self.card.kind.title,
+            "tactic": card_named(self.card),
         }
         match self.effect:
             case "discard":
                 if mine:
                     return say(
-                        "You played {tactic}: discarded their {card} from tile {tile}.",
+                        "You played {tactic}: discarded your {card} from tile {tile}.",
                         card=card,
                         tile=tiles[0],
                         **v,
                     )
                 return say(
-                    # TRANSLATORS: {tactic} is the tactic card's name (Redeployment).
+                    # TRANSLATORS: {tactic} is the tactic card as an object ("Redeployment").
                     "{player} played {tactic}: discarded their {card} from tile {tile}.",
                     card=card,
                     tile=tiles[0],
@@ -236,7 +253,7 @@ class TacticUsed(Event):
             case "move":
                 if mine:
                     return say(
-                        "You played {tactic}: moved their {card} from tile {source} to tile"
+                        "You played {tactic}: moved your {card} from tile {source} to tile"
                         " {target}.",
                         card=card,
                         source=tiles[0],

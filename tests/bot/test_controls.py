@@ -96,7 +96,7 @@ async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
         c if c in playable else f"{BLOCKED}{c}" for c in hand
     ]  # the hand picture's order, the Joker included
     joker = next(o for o in options if o.value == f"{BLOCKED}joker")
-    assert joker.label == "joker (not now)" and joker.description.startswith("You have played 2")
+    assert joker.label == "Joker (not now)" and joker.description.startswith("You have played 2")
 
 
 async def test_the_banshee_asks_to_discard_not_where_to():
@@ -220,3 +220,91 @@ def test_the_emoji_check_is_discords():
     assert is_unicode_emoji("🃏") and is_unicode_emoji("⚔️") and is_unicode_emoji("👍🏽")
     # U+1F0A0 PLAYING CARD BACK is a character, not an emoji; "⚔" lacks its VS-16.
     assert not is_unicode_emoji("🂠") and not is_unicode_emoji("⚔") and not is_unicode_emoji("x")
+
+
+def _menu_and_picture(position: str, variant: str = "tactics"):
+    """The card menu's playable cards and the hand picture's raised cards, for the player to
+    move, built as the bot builds them (from the engine's view)."""
+    from bot.front.controls import BLOCKED, controls_view
+    from bot.front.unplayable import unplayable
+    from engine.api import MatchSpec, new_match
+    from engine.st1.position import parse_position
+    from render.hand import card_places
+    from render.theme import DEFAULT_THEME
+
+    match = new_match(MatchSpec(variant), 1)
+    match.game = parse_position(position)
+    seat = 0
+    view = match.view(seat)
+    legal = [str(m) for m in match.legal_moves()]
+    hand = [str(c) for c in view.hand]
+    playable = {str(c) for c in view.playable()}
+    blocked = unplayable(match, seat, hand, playable)
+    menu = controls_view(1, 0, "st1", legal, hand=hand, blocked=blocked, playable=playable)
+    assert menu is not None
+    (cards,) = [
+        i for i in menu.children if str(getattr(i.item, "custom_id", "")).startswith("sch:c:")
+    ]
+    offered = {o.value for o in cards.item.options if not o.value.startswith(BLOCKED)}
+    out = {o.value[1:]: o for o in cards.item.options if o.value.startswith(BLOCKED)}
+    raised = {str(p.card) for p in card_places(view, DEFAULT_THEME) if p.raised}
+    return offered, out, raised
+
+
+def test_the_menu_and_the_hand_picture_agree_when_a_ruse_can_be_played():
+    # Tactic cards level (1 each): the Recruiter and the Traitor can be played now. The
+    # picture raises them, and the menu offers them (not "recruiter (not now)").
+    offered, out, raised = _menu_and_picture(
+        "variant: tactics\nturn: P1\nhand P1: R7 recruiter traitor B2\nhand P2: Y1\n"
+        "stone 1: R1 shield | spy G5\ntactics played: 1 1\n"
+    )
+    assert offered == raised == {"R7", "B2", "recruiter", "traitor"}
+    assert out == {}
+
+
+def test_the_menu_and_the_hand_picture_agree_when_a_tactic_card_must_wait():
+    # One tactic card ahead: the Recruiter and the Joker must wait. Both say so.
+    offered, out, raised = _menu_and_picture(
+        "variant: tactics\nturn: P1\nhand P1: R7 recruiter joker1 B2\nhand P2: Y1\n"
+        "stone 1: R1 shield | spy\nstone 2: R2 | - | mud\ntactics played: 2 1\n"
+    )
+    assert offered == raised == {"R7", "B2"}
+    assert set(out) == {"recruiter", "joker"}
+    assert out["recruiter"].label == "Recruiter (not now)"
+    assert out["recruiter"].description.startswith("You have played 2 tactic cards")
+
+
+async def test_a_ruse_chosen_in_the_card_menu_shows_what_it_does():
+    from bot.front.controls import step_view
+
+    legal = ["R7 1", "recruiter", "traitor 1:G5 2", "traitor 1:G5 3"]
+    prompt, view = step_view(1, 0, "st1", legal, ("card", "recruiter"))
+    assert prompt == "**Recruiter**: what does it do?"
+    assert view.children[0].item.custom_id == "sch:m:1:0:recruiter"
+    prompt, view = step_view(1, 0, "st1", legal, ("card", "traitor"))
+    assert prompt == "**Traitor**: which card?"
+    assert view.children[0].item.custom_id == "sch:f:1:0:traitor"
+
+
+def test_the_card_menu_and_prompts_name_tactic_cards_in_the_members_language():
+    import lang
+    from bot.front.controls import controls_view, step_view
+
+    legal = ["R7 3", "spy 3", "spy 4", "mud 5", "banshee 2:joker", "redeploy 2:R5 3"]
+    hand = ["R7", "spy", "mud", "banshee"]
+    for language, spy, mud, banshee in (
+        ("fr", "Espion", "Combat de Boue", "Banshee"),
+        ("de", "Spion", "Schlammschlacht", "Banshee"),
+        ("en", "Spy", "Mud Fight", "Banshee"),
+    ):
+        with lang.speaking(language):
+            view = controls_view(1, 0, "st1", legal, hand=hand, playable=set(hand))
+            menu = view.children[0].item
+            labels = {o.value: o.label for o in menu.options}
+            where, _ = step_view(1, 0, "st1", legal, ("card", "spy"))
+            taking, _ = step_view(1, 0, "st1", legal, ("taking", "banshee 2:joker"))
+            which, _ = step_view(1, 0, "st2", legal, ("family", "redeploy"))
+        assert labels == {"R7": "R7", "spy": spy, "mud": mud, "banshee": banshee}
+        assert f"**{spy}**" in where and "spy" not in where
+        assert "Joker" in taking and "joker" not in taking
+        assert "redeploy" not in which.lower() or language == "en"

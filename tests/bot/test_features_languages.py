@@ -113,7 +113,7 @@ EXPECTED = {
         "level": "schwer",
         "winners": "Alice und Bob",
         "cell": "frei",
-        "format": "Jeder gegen jeden",
+        "format": "Rundenturnier",
     },
 }
 
@@ -141,7 +141,8 @@ def test_the_announcement_in_french_and_german():
         de = tournaments.announcement(tournament())
     assert fr.startswith("🏆 **Friday Swiss** : un tournoi au système suisse de ")
     assert "en 3 rondes ; chaque ronde dure 48 h." in fr
-    assert "Joueurs (2) : Alice, Bob." in fr and "**Rejoindre**" in fr
+    # The button's own label (the sentence once said "Rejoindre" beside "S'inscrire").
+    assert "Joueurs (2) : Alice, Bob." in fr and "**S'inscrire**" in fr
     assert de.startswith("🏆 **Friday Swiss**: ein Turnier im Schweizer System in ")
     assert "Spieler (2): Alice, Bob." in de and "**Beitreten**" in de
     assert features_misses() == []

@@ -39,8 +39,9 @@ def texts_of(message):
 
 
 def readable(text):
-    """What is read as words: not the names, mentions, move notation in backticks, codes."""
-    text = re.sub(r"`[^`]*`|<[@#t][^>]*>|https?://\S+", " ", text)
+    """What is read as words: not the names, mentions (of members, channels, times and
+    commands), move notation in backticks, codes."""
+    text = re.sub(r"`[^`]*`|<[@#t/][^>]*>|https?://\S+", " ", text)
     return re.sub(r"\b(Amélie|Bernd|Schotten|Totten)\b", " ", text)
 
 
@@ -51,6 +52,9 @@ def assert_in(language, message, where):
         assert not english, f"{where}: English {english} in {language} text: {text!r}"
         other = GERMAN if language == "fr" else FRENCH
         assert not other.findall(words), f"{where}: wrong language in {language}: {text!r}"
+        # Commands are named as Discord's mentions (</schotten move:ID>), which the client
+        # shows in the reader's language, never as text.
+        assert "/schotten" not in re.sub(r"</schotten[^>]*>", " ", text), f"{where}: {text!r}"
 
 
 def command_names(emu, guild, locale):

@@ -6,9 +6,13 @@ import random
 
 from PIL import Image
 
+from bot import lookback
 from bot.sandbox import running_bot, wait_for_game
+from engine.cards import format_cards
+from render.theme import DEFAULT_THEME
 from tests.bot.test_e2e import start_game
 from tests.bot.test_service import play_random
+from tests.render.test_analysis_board import count_colour
 
 
 async def finish_by_service(bot, info) -> None:
@@ -90,9 +94,21 @@ async def test_an_analysis_shows_progress_a_chart_and_the_costliest_moves(world)
         assert 1 <= len(moves) <= 3 and len(names) == 1 + len(moves)
         assert len(message.embeds) == 1 + len(moves)
         text = message.embed_text()
-        assert "Better:" in text and "Hand then:" in text
+        assert "Better:" in text
+        # Nobody's hand in the analysis itself: Alice sees hers in a private message.
+        assert "Hand then" not in text
+        private = await handle.wait_until(
+            lambda h: next((m for m in h.followups if m.ephemeral), None), timeout=30
+        )
+        assert private.is_visible_to(alice.user) and "Alice's hand before" in private.content
         for data in message.attachment_bytes():
             assert Image.open(io.BytesIO(data)).format == "PNG"
+        # Each move's board is an analysis board: the move made and the better one are
+        # marked in their colours (which no board of a game has).
+        for data in message.attachment_bytes()[1:]:
+            picture = Image.open(io.BytesIO(data)).convert("RGB")
+            assert count_colour(picture, DEFAULT_THEME.mark_played) > 200
+            assert count_colour(picture, DEFAULT_THEME.mark_better) > 200
         # The moves named are Alice's, at the places in the log the titles give.
         log = await bot.service.store.moves(info.id)
         seat = info.seat_of(alice.id)
@@ -181,6 +197,7 @@ async def test_stats_show_the_rating_curve(world):
             await finish_by_service(bot, info)
         handle = await alice.slash(("schotten", "stats"), where=channel)
         message = await handle.attachment_message(timeout=20)
+        assert message.ephemeral and message.is_visible_to(alice.user)
         (chart,) = message.attachments
         assert chart.filename == f"rating-{alice.id}.png"
         assert message.embeds[0]["image"]["url"] == f"attachment://{chart.filename}"
@@ -205,4 +222,108 @@ async def test_a_game_resigned_before_any_choice_is_analysed_in_words(world):
         )
         assert not answer.attachments and not answer.embeds
         assert f"Game #{info.id}" in answer.content and "won by Alice" in answer.content
+        await emu.assert_all_acknowledged()
+
+
+def _step_buttons(message):
+    """The stepping message's buttons by their tag: f(irst), p(revious), n(ext), l(ast)."""
+    return {b["custom_id"].rsplit(":", 1)[1]: b for b in message.buttons()}
+
+
+async def test_a_replay_steps_through_the_game_in_one_message(world):
+    emu, guild, alice, bob, carol, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob, game="tactics")
+        channel = guild.default_channel
+        await finish_by_service(bot, info)
+        log = [(int(r["seat"]), r["text"]) for r in await bot.service.store.moves(info.id)]
+        total = len(log)
+        handle = await carol.slash(("schotten", "replay"), where=channel, game_id=info.id)
+        gif, step = await handle.wait_messages(2, timeout=60)
+        assert gif.attachments[0].filename == f"schotten-{info.id}-replay.gif"
+        assert not step.ephemeral and f"Move 0 of {total}" in step.content
+        assert step.attachments[0].filename == f"replay-{info.id}-0.png"
+        buttons = _step_buttons(step)
+        assert [b["label"] for b in buttons.values()] == ["⏮", "◀", "▶", "⏭"]
+        # At the start, the buttons that would not move are greyed out.
+        assert buttons["f"].get("disabled") and buttons["p"].get("disabled")
+        assert not buttons["n"].get("disabled") and not buttons["l"].get("disabled")
+        # ▶ edits the same message: move 1, with its line of the log.
+        await (await bob.click(step, buttons["n"]["custom_id"])).ack(timeout=10)
+        seat, move = log[0]
+
+        def shows(number):
+            return lambda: (
+                f"Move {number} of {total}" in step.content
+                and step.attachments[0].filename == f"replay-{info.id}-{number}.png"
+            )
+
+        await emu.bus.notifier.wait_until(shows(1), 20, lambda: step.content)
+        assert f"{info.names[seat]} `{move}`" in step.content
+        # ⏭: the last move, the end of the game; ▶ and ⏭ greyed out there.
+        await (await bob.click(step, _step_buttons(step)["l"]["custom_id"])).ack(timeout=10)
+        await emu.bus.notifier.wait_until(shows(total), 20, lambda: step.content)
+        last_seat, last_move = log[-1]
+        assert f"{info.names[last_seat]} `{last_move}`" in step.content
+        assert _step_buttons(step)["n"].get("disabled")
+        # Still one stepping message, and no other messages in the channel since.
+        assert channel.public_history()[-1] is step
+    # After a restart, ◀ still works: the game and the move are in the button.
+    async with running_bot(emu, db) as bot:
+        await (await alice.click(step, _step_buttons(step)["p"]["custom_id"])).ack(timeout=10)
+        await emu.bus.notifier.wait_until(shows(total - 1), 20, lambda: step.content)
+        seat, move = log[total - 2]
+        assert f"{info.names[seat]} `{move}`" in step.content
+        # A button from past the end (an old message, or a forged one) shows the last move.
+        forged = _step_buttons(step)["n"]
+        forged["custom_id"] = f"sch:R:{info.id}:{total + 7}:n"
+        forged["disabled"] = False
+        await (await alice.click(step, forged["custom_id"])).ack(timeout=10)
+        await emu.bus.notifier.wait_until(shows(total), 20, lambda: step.content)
+        await emu.assert_all_acknowledged()
+
+
+async def test_an_analysis_shows_the_hands_to_their_player_only(world):
+    emu, guild, alice, bob, carol, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        await finish_by_service(bot, info)
+        channel = guild.default_channel
+        game = await lookback.finished_game(bot.service, info.id, guild.id)
+        bob_seat = info.seat_of(bob.id)
+        # Carol analyses Bob's moves: public, and no hand in it.
+        handle = await carol.slash(
+            ("schotten", "analyse"), where=channel, game_id=info.id, player=bob
+        )
+        message = await handle.attachment_message(timeout=60)
+        assert not message.ephemeral
+        numbers = [int(e["title"].split("Move ")[1].split(" ")[0]) for e in message.embeds[1:]]
+        hands = [format_cards(game.view_before(n - 1, bob_seat).hand) for n in numbers]
+        for hand in hands:
+            assert hand not in message.content and hand not in message.embed_text()
+        assert not [m for m in handle.followups if m is not message]  # nothing private to Carol
+        button = message.button("Bob's hand at these moves")
+        # Carol cannot see it.
+        refused = await (await carol.click(message, button["custom_id"])).reply(timeout=10)
+        assert refused.ephemeral and "Only Bob can see Bob's hand" in refused.content
+        assert not any(hand in refused.content for hand in hands)
+        # Bob can, privately, with a button to share it.
+        mine = await (await bob.click(message, button["custom_id"])).reply(timeout=10)
+        assert mine.ephemeral and mine.is_visible_to(bob.user)
+        for n, hand in zip(numbers, hands, strict=True):
+            assert f"Move {n} of {len(game.log)}: {hand}" in mine.content
+        share = await bob.click(mine, label="Post in channel")
+        await share.ack(timeout=10)
+        posted = await emu.wait_for_message(
+            lambda m: m.channel is channel and not m.ephemeral and "Shared by" in m.content,
+            timeout=10,
+        )
+        assert bob.mention in posted.content and hands[0] in posted.content
+        # When Alice analyses her own game, her hands come to her alone, at once.
+        handle = await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
+        private = await handle.wait_until(
+            lambda h: next((m for m in h.followups if m.ephemeral), None), timeout=60
+        )
+        assert private.is_visible_to(alice.user) and not private.is_visible_to(carol.user)
+        assert "Alice's hand before these moves" in private.content
         await emu.assert_all_acknowledged()

@@ -144,7 +144,7 @@ async def test_a_channel_the_bot_may_no_longer_post_in_does_not_stop_the_game(wo
         for member in (alice, bob):
             told = [m for m in member.dms if "no longer allowed to post" in m.content]
             assert len(told) == 1, [m.content for m in member.dms]
-            assert "/schotten board" in told[0].content
+            assert bot.mentions("schotten board") in told[0].content  # a command mention
         # The hands kept coming, and /schotten board in the thread still shows the board.
         mover = alice if info.deciding_user == alice.id else bob
         assert f":{info.id}:{info.version}" in str(mover.last_dm.all_components())
@@ -180,8 +180,12 @@ async def test_a_deleted_thread_does_not_stop_the_game(world, caplog):
             assert len(told) == 1, [m.content for m in member.dms]
         # /schotten board in another channel brings the game there, and it goes on there.
         general = guild.default_channel
-        reply = await (await alice.slash(("schotten", "board"), where=general)).reply()
-        assert "goes on here" in reply.content
+        handle = await alice.slash(("schotten", "board"), where=general)
+        note = await handle.reply()
+        assert note.ephemeral and "goes on here" in note.content
+        # The board itself is for the channel, where the game now goes on.
+        reply = await handle.attachment_message()
+        assert not reply.ephemeral and "goes on here" in reply.content
         assert reply.attachments[0].filename == f"board-{info.id}-{info.version}.png"
         assert (await bot.service.match(info.id)).channel_id == general.id
         moved = info.version

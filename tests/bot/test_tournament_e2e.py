@@ -139,6 +139,7 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
             await members[0].slash(("schotten", "tournament", "standings"), where=channel)
         ).attachment_message(timeout=15)
         assert "final standings" in standings.content
+        assert not standings.ephemeral  # standings stay public (issue 28: not a personal look-up)
         pairings = await (
             await members[0].slash(
                 ("schotten", "tournament", "pairings"), where=channel, round=1, tournament=t.name

@@ -724,3 +724,20 @@ async def test_a_client_gone_in_the_middle_of_a_request_is_no_emulator_error() -
         assert [r.status for r in emu.requests] == [499]
         assert emu.server_errors == []
         assert channel.messages == []
+
+
+async def test_heartbeats_are_acknowledged_after_a_round_trip_not_instantly() -> None:
+    # An instant ACK can beat discord.py's heartbeat thread to noting its send: the client
+    # then measures its latency from the previous beat and warns it "can't keep up".
+    async with emulator(heartbeat_interval=0.2) as emu:
+        guild = populate(emu).guild
+        async with running_bot(emu, guild) as client:
+            for _ in range(200):
+                if len(emu.gateway.heartbeat_round_trips) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+            trips = list(emu.gateway.heartbeat_round_trips)
+            assert len(trips) >= 3
+            # A round trip of at least 20 ms, as over any real network.
+            assert all(sent - received >= 0.02 for received, sent in trips)
+            assert client.latency < 10

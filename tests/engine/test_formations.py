@@ -115,6 +115,7 @@ def test_classify_by_values_and_colours():
 
 
 def test_describe_for_players():
-    assert judge("G5 G6 G7").describe() == "colour run G5 G6 G7 (18)"
+    assert judge("G5 G6 G7").describe() == "a colour run G5 G6 G7 (18)"
+    assert judge("G5 G6 G7").describe(article=False) == "colour run G5 G6 G7 (18)"
     f = evaluate([*cards("G8 G9"), wild("joker")], ST1)
-    assert f.describe() == "colour run G7(joker) G8 G9 (24)"
+    assert f.describe() == "a colour run G7(Joker) G8 G9 (24)"

@@ -299,11 +299,11 @@ def test_second_person_english() -> None:
     tied = _formation("G1 G2 G3")
     claim = st1_events.StoneClaimed(0, 4, _formation("R1 R2 R3"), tied)
     assert claim.describe(NAMES) == (
-        "Alice claimed stone 4 with colour run R1 R2 R3 (6) against colour run G1 G2 G3 (6):"
+        "Alice claimed stone 4 with a colour run R1 R2 R3 (6) against a colour run G1 G2 G3 (6):"
         " a tie, won by Alice, who completed their side first."
     )
     assert claim.describe(NAMES, you=0) == (
-        "You claimed stone 4 with colour run R1 R2 R3 (6) against colour run G1 G2 G3 (6):"
+        "You claimed stone 4 with a colour run R1 R2 R3 (6) against a colour run G1 G2 G3 (6):"
         " a tie, won by you: you completed first."
     )
     traitor = st1_tactics.TraitorPlayed(1, Card.parse("G5"), 3, 6)
@@ -323,16 +323,87 @@ def test_second_person_english() -> None:
         "You played Treason: took Bob's G5 from tile 3 onto your side of tile 6."
     )
     assert localised(treason.describe(NAMES, you=0), "fr") == (
-        "Vous avez joué Traîtrise : la carte G5 de Bob passe de la tuile 3 à votre côté de la"
-        " tuile 6."
+        "Vous avez joué la carte Traîtrise : la carte G5 jouée par Bob passe de la tuile 3 à votre"
+        " côté de la tuile 6."
     )
     joker = st1_events.CardPlayed(1, TacticCard(Tactic.JOKER), 2)
     assert joker.describe(NAMES) == "Bob played the Joker on stone 2."
-    assert localised(joker.describe(NAMES), "de") == (
-        "Bob hat die Karte Joker an Grenzstein 2 gespielt."
-    )
+    assert localised(joker.describe(NAMES), "de") == ("Bob hat den Joker an Grenzstein 2 gespielt.")
     ended = GameEnded(Outcome(0, Termination.FIVE_STONES), (1, 3, 5, 7, 9))
     assert ended.describe(NAMES, you=0) == ended.describe(NAMES)
     assert localised(ended.describe(NAMES), "fr") == (
         "Alice gagne la partie avec cinq Bornes : 1, 3, 5, 7, 9 !"
     )
+
+
+@pytest.mark.parametrize(
+    ("event", "english", "french", "german"),
+    [
+        (
+            st1_tactics.RecruiterPlayed(0),
+            "You played the Recruiter: you draw three cards, then put two back.",
+            "Vous avez joué le Chasseur de Tête : vous piochez",
+            "Du hast den Anwerber gespielt: Du ziehst",
+        ),
+        (
+            st1_tactics.StrategistPlayed(0, Card.parse("G5"), 3, 6),
+            "You played the Strategist: moved your G5 from stone 3 to stone 6.",
+            "Vous avez joué le Stratège : votre G5",
+            "Du hast den Strategen gespielt: deine Karte G5",
+        ),
+        (
+            st2_events.TacticUsed(
+                0, TacticCard(Tactic.REDEPLOY), "move", (Card.parse("G5"),), (3, 6)
+            ),
+            "You played Redeployment: moved your G5 from tile 3 to tile 6.",
+            "Vous avez joué la carte Redéploiement : votre carte G5",
+            "Du hast die Karte Umgruppierung gespielt: deine Karte G5",
+        ),
+        (
+            st2_events.OilThrown(1, 4, Card.parse("R5"), 0),
+            "You poured boiling oil on tile 4: R5 is discarded (no cauldron left).",
+            "(plus aucun Chaudron)",
+            "(kein Ölkessel mehr)",
+        ),
+    ],
+)
+def test_private_lines_speak_to_their_player(event, english, french, german):
+    """The actor's own view of their move is in the second person, in every language (the
+    opponent's view names them)."""
+    you = event.player
+    mine = event.describe(NAMES, you=you)
+    assert mine == english
+    assert " they " not in mine and " their " not in mine
+    assert french in localised(mine, "fr")
+    assert german in localised(mine, "de")
+    theirs = event.describe(NAMES, you=1 - you)
+    assert theirs.startswith(NAMES[you])
+
+
+def test_formations_take_their_article_in_each_language():
+    claim = st1_events.StoneClaimed(0, 4, _formation("R1 R2 R3"), _formation("G2 Y4 B8"))
+    assert claim.describe(NAMES) == (
+        "Alice claimed stone 4 with a colour run R1 R2 R3 (6) against a sum G2 Y4 B8 (14)."
+    )
+    assert localised(claim.describe(NAMES), "fr") == (
+        "Alice a revendiqué la Borne 4 avec une suite couleur R1 R2 R3 (6) contre une somme"
+        " G2 Y4 B8 (14)."
+    )
+    assert localised(claim.describe(NAMES), "de") == (
+        "Alice hat Grenzstein 4 mit einem Farblauf R1 R2 R3 (6) gegen eine Summe G2 Y4 B8 (14)"
+        " beansprucht."
+    )
+
+
+def test_a_wild_card_in_a_formation_is_named_in_the_readers_language():
+    f = evaluate([Card.parse("G8"), Card.parse("G9"), _wild(Tactic.SPY)], FormationRules())
+    assert "G7(Spy)" in f.describe()
+    assert "G7(Espion)" in localised(f.describe(), "fr")
+    assert "G7(Spion)" in localised(f.describe(), "de")
+
+
+def _wild(kind):
+    from engine.cards import ST1_COLORS
+    from engine.formations import Wild
+
+    return Wild(TacticCard(kind), ST1_COLORS, (7,))

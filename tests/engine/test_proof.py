@@ -119,7 +119,7 @@ def test_equal_is_not_enough_for_the_player_completing_later():
     beaten = best_completion(cards("B6 B7"), Pool(cards("B5 B8")), ST1, beat=mine.key)
     assert beaten is not None
     assert [str(c) for c in beaten.added] == ["B8"]
-    assert beaten.formation.describe() == "colour run B6 B7 B8 (21)"
+    assert beaten.formation.describe() == "a colour run B6 B7 B8 (21)"
 
 
 def test_rejected_claim_returns_the_strongest_completion():

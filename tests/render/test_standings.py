@@ -179,7 +179,7 @@ def test_swiss_shows_every_column_and_cell():
     words = words_of(lambda: TABLES["standings-swiss"](T))
     headings = {"#", "Player", "Pts", "Buchholz", "Wins", "R1", "R2", "R3"}
     assert headings | {SWISS["title"], SWISS["note"]} <= words
-    assert {"2½", "0½", "4.5", "6.5", "+4", "−2", "=2", "bye", "+F", "−F", "·"} <= words
+    assert {"2½", "½", "4.5", "6.5", "+4", "−2", "=2", "bye", "+F", "−F", "·"} <= words
     assert {"Aurélie", "Bartholomew", "Mateus", "(left)"} <= words
     assert not any("not shown" in w for w in words)
 
@@ -311,7 +311,16 @@ def test_long_tiebreak_names_are_shortened():
 
 @pytest.mark.parametrize(
     ("points", "shown"),
-    [(2.5, "2½"), (3, "3"), (0.5, "0½"), (0, "0"), (10.5, "10½"), (-1.5, "−1½"), (1.75, "1.8")],
+    [
+        (2.5, "2½"),
+        (3, "3"),
+        (0.5, "½"),
+        (-0.5, "−½"),
+        (0, "0"),
+        (10.5, "10½"),
+        (-1.5, "−1½"),
+        (1.75, "1.8"),
+    ],
 )
 def test_points_are_shown_in_halves(points, shown):
     assert points_text(points) == shown

@@ -29,7 +29,7 @@ from render.words import formation_label, hint, last_move, phase_badge, result_t
         ),
         ("st1", "banshee 4:G5", "used the Banshee: discarded G5 from stone 4", {4}, set(), {"G5"}),
         ("st1", "return 2 cards", "put 2 cards back under the decks", set(), set(), set()),
-        ("st1", "return R3 joker", "put R3 and joker back under the decks", set(), set(), set()),
+        ("st1", "return R3 joker", "put R3 and Joker back under the decks", set(), set(), set()),
         ("st2", "retreat 2 5", "retreated from tiles 2 and 5", {2, 5}, set(), set()),
         ("st2", "oil 4", "threw oil on tile 4", {4}, set(), set()),
         ("st2", "control 4", "took control of tile 4", {4}, set(), set()),

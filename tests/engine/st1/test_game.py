@@ -49,7 +49,7 @@ def test_rulebook_example_blue_5_wins_against_green_7_purple_4_blue_3():
     assert g.legal_moves() == [Claim(3), Done()]
     events = g.play("claim 3")
     assert said(events)[0] == (
-        "Bob claimed stone 3 with three of a kind G5 R5 B5 (15) against sum B3 P4 G7 (14)."
+        "Bob claimed stone 3 with three of a kind G5 R5 B5 (15) against a sum B3 P4 G7 (14)."
     )
     assert g.stones[2].claimed_by == 1
     # Nothing else to claim: the turn ends with a draw by itself.
@@ -122,7 +122,7 @@ def test_claim_by_proof_against_an_incomplete_side():
     )
     events = g.play("claim 1")
     assert said(events)[0] == (
-        "Alice claimed stone 1 with colour run G7 G8 G9 (24); Bob cannot beat it, whatever"
+        "Alice claimed stone 1 with a colour run G7 G8 G9 (24); Bob cannot beat it, whatever"
         " they add."
     )
 
@@ -485,7 +485,7 @@ def test_a_claim_won_on_a_tie_says_who_completed_first():
     )
     line = said(g.play("claim 4"))[0]
     assert line == (
-        "Alice claimed stone 4 with colour run R1 R2 R3 (6) against colour run B1 B2 B3 (6):"
+        "Alice claimed stone 4 with a colour run R1 R2 R3 (6) against a colour run B1 B2 B3 (6):"
         " a tie, won by Alice, who completed their side first."
     )
 
@@ -508,7 +508,7 @@ def test_a_refused_claim_prefers_a_counter_example_the_claimant_does_not_hold():
     )
     with pytest.raises(ClaimRejectedError) as err:
         g.play("claim 1")
-    assert "could still add G3 and make colour run G3 G4 G5 (12)" in str(err.value)
+    assert "could still add G3 and make a colour run G3 G4 G5 (12)" in str(err.value)
     assert "own hand" not in str(err.value)
 
 
@@ -519,5 +519,5 @@ def test_a_counter_example_from_the_claimants_hand_says_why_it_counts():
     with pytest.raises(ClaimRejectedError) as err:
         g.play("claim 1")
     message = str(err.value)
-    assert "could still add G6 and make colour run G4 G5 G6 (15)" in message
+    assert "could still add G6 and make a colour run G4 G5 G6 (15)" in message
     assert "G6 is in your own hand, but a claim must hold against every card not face-up" in message

@@ -197,7 +197,9 @@ def test_joker_takes_its_best_value_when_the_stone_is_claimed():
     g = tactics("turn: P1\nhand P1: joker R1\nhand P2: B1\nstone 5: G8 G9 | O1 O2 O3\n")
     assert said(g.play("joker 5")) == ["Alice played the Joker on stone 5."]
     events = g.play("claim 5")
-    assert said(events)[0].startswith("Alice claimed stone 5 with colour run G7(joker) G8 G9 (24)")
+    assert said(events)[0].startswith(
+        "Alice claimed stone 5 with a colour run G7(Joker) G8 G9 (24)"
+    )
     stone = g.view(None).stones[4]
     assert stone.won_with is not None
     assert stone.won_with.type is T.COLOR_RUN
@@ -220,7 +222,7 @@ def test_claim_event_reports_the_wild_values():
     )
     events = g.play("claim 3")
     assert said(events)[0].startswith(
-        "Alice claimed stone 3 with three of a kind R7(spy) Y7 G7 (21)"
+        "Alice claimed stone 3 with three of a kind R7(Spy) Y7 G7 (21)"
     )
 
 
@@ -235,7 +237,8 @@ def test_blind_mans_bluff_compares_totals_only():
     assert g.check_claim(2, 0).allowed
     events = g.play("blind 2")
     assert (
-        said(events)[0] == "Alice played Blind-Man's Bluff on stone 2: only totals count there now."
+        said(events)[0]
+        == "Alice played the Blind-Man's Bluff on stone 2: only totals count there now."
     )
     assert not g.check_claim(2, 0).allowed
     assert g.check_claim(2, 1).allowed

@@ -60,7 +60,7 @@ def test_gate_with_21_cannot_be_beaten():
     assert Control(4) in g.legal_moves()
     events = g.play("control 4")
     assert said(events)[0] == (
-        "Alice took control of tile 4 with colour run B10 B11 (21); Bob cannot beat it,"
+        "Alice took control of tile 4 with a colour run B10 B11 (21); Bob cannot beat it,"
         " whatever they add. The tile is damaged (1 of 4)."
     )
     assert g.tiles[3].damaged

@@ -72,7 +72,7 @@ def test_elite_values_are_chosen_at_control_time():
     assert (f.type, f.total) == (T.COLOR_RUN, 21)
     assert sorted(codes(f.wild_values.values())) == ["R10", "R11"]
     events = g.play("control 4")
-    assert "colour run R10(spy) R11(joker) (21)" in said(events)[0]
+    assert "a colour run R10(Spy) R11(Joker) (21)" in said(events)[0]
 
 
 def test_redeployment_moves_or_discards_your_card():
