@@ -15,11 +15,11 @@ from engine.st2.match import Match as St2Match
 from lang import N_, _, current, fill, localise, mention, ngettext
 
 
-def _who(info: MatchInfo, seat: int, *, mention: bool = False) -> str:
-    """A player's name (with their role in Schotten Totten 2); with `mention`, a member is
-    named by their mention instead (the computer keeps its name)."""
+def _who(info: MatchInfo, seat: int, *, by_mention: bool = False) -> str:
+    """A player's name (with their role in Schotten Totten 2); with `by_mention`, a member
+    is named by their mention instead (the computer keeps its name)."""
     name = info.names[seat]
-    if mention and seat != info.ai_seat:
+    if by_mention and seat != info.ai_seat:
         name = f"<@{info.players[seat]}>"
     if info.spec.game == "st2":
         attacker = info.match.view(None).attacker
@@ -34,8 +34,8 @@ def _why(outcome: Outcome) -> str:
     return localise(outcome.termination.reason)
 
 
-def turn_line(info: MatchInfo, *, mention: bool = False) -> str:
-    """Who the game waits for and what they are doing, or how it ended; with `mention`,
+def turn_line(info: MatchInfo, *, by_mention: bool = False) -> str:
+    """Who the game waits for and what they are doing, or how it ended; with `by_mention`,
     the member it waits for is named by their mention."""
     outcome = info.match.outcome
     if outcome is not None:
@@ -52,7 +52,7 @@ def turn_line(info: MatchInfo, *, mention: bool = False) -> str:
     # TRANSLATORS: {player} is the name of the player the game waits for (in Schotten
     # Totten 2 followed by their role), the rest what they are doing now.
     line = _(_PHASE_LINES.get(phase, _PHASE_LINES["prepare"]))
-    return line.format(player=_who(info, seat, mention=mention))
+    return line.format(player=_who(info, seat, by_mention=by_mention))
 
 
 # What the player the game waits for is doing, in the words of the picture's badge
@@ -122,7 +122,7 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
     channel), the member to move is named by their mention, and both members in the first
     line once the game is over."""
     over = mentions and info.is_over
-    a, b = (_who(info, 0, mention=over), _who(info, 1, mention=over))
+    a, b = (_who(info, 0, by_mention=over), _who(info, 1, by_mention=over))
     # TRANSLATORS: the board's first line: {game} is the game and its variant, {first} and
     # {second} the players, {id} the game's number.
     head = _("**{game}** · {first} vs {second} · game #{id}").format(
@@ -131,7 +131,7 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
     body = "\n".join(f"• {localise(line)}" for line in lines if line)
-    turn = turn_line(info, mention=mentions)
+    turn = turn_line(info, by_mention=mentions)
     return "\n".join(part for part in (head, body, turn) if part)[:2000]
 
 
@@ -205,10 +205,10 @@ def _opponent(info: MatchInfo, user_id: int) -> str:
 def turn_ping(info: MatchInfo, user_id: int) -> str:
     """In the game's channel, to a player whose DMs are closed, when the turn came back to
     them in an edit (the computer's reply), which notifies nobody."""
-    # TRANSLATORS: <@{user}> mentions the player; **Show my hand** is the label of the
-    # board's button: use its translation.
-    return _("<@{user}>, your move in game #{id}: **Show my hand** on the board above.").format(
-        user=user_id, id=info.id
+    # TRANSLATORS: <@{user}> mentions the player; {button} is the label of the board's
+    # button (Show my hand).
+    return _("<@{user}>, your move in game #{id}: **{button}** on the board above.").format(
+        user=user_id, id=info.id, button=localise(SHOW_HAND_BUTTON)
     )
 
 
