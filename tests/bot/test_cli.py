@@ -75,7 +75,7 @@ async def test_the_sandbox_plays_a_whole_game_and_saves_the_pictures(tmp_path, c
     assert "/schotten challenge" in printed and "Accept" in printed
     assert "over after" in printed
     (run,) = out.iterdir()  # each run in its own folder
-    assert run.name == "expert-seed3"
+    assert run.name == "expert-en-seed3"
     names = [p.name for p in run.iterdir()]
     assert any("board" in n for n in names) and any("hand" in n for n in names)
 
