@@ -37,10 +37,19 @@ def problems_in(emu, guild, members, language: str, names: tuple[str, ...]) -> l
                 continue
             seen = "public" if message.visible_to is None else f"only {message.visible_to.name}"
             found += problems_of(language, texts_of(message), f"{where} ({seen})", names)
+            found += cut_short(language, message, f"{where} ({seen})")
     for member in members:
         for message in member.dms:
             found += problems_of(language, texts_of(message), f"DM to {member.name}", names)
+            found += cut_short(language, message, f"DM to {member.name}")
     return found
+
+
+def cut_short(language: str, message, where: str) -> list[Problem]:
+    """A text cut at Discord's 2,000 characters loses its last words (a long turn's board
+    once lost the game's result that way)."""
+    texts = [t for t in (*message.revisions, message.content) if len(t) >= 2000]
+    return [Problem("text cut at 2,000 characters", language, where, t[-12:], t) for t in texts]
 
 
 def misses(language: str) -> list[str]:
