@@ -2,7 +2,7 @@
 
 schotten-bot run [--config config.toml] [--shards 0-3 --shard-count 8]
 schotten-bot sandbox [--game classic] [--out DIR] [--seed N] [--computer LEVEL]
-                     [--processes N --database postgresql://...]
+                     [--language fr] [--tour] [--processes N --database postgresql://...]
 schotten-bot migrate-db --from schotten.sqlite3 --to postgresql://...
 schotten-bot check [--config config.toml]
 """
@@ -181,6 +181,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="The Discord language of the sandbox's server and members: the bot speaks it"
         " (default: en-US).",
     )
+    sandbox.add_argument(
+        "--tour",
+        action="store_true",
+        help="After the game, try every other command as members would: stats, leaderboard,"
+        " history, replay, analyse, a game against the computer with a hint, every rules"
+        " page, settings, and a small tournament played to its end.",
+    )
     migrate = sub.add_parser(
         "migrate-db",
         help="Copy every game, rating and setting from one database into a new, empty one.",
@@ -242,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                     processes=args.processes,
                     database=database,
                     language=args.language,
+                    tour=args.tour,
                 )
             )
         except (SandboxError, BotProcessError) as e:

@@ -269,10 +269,13 @@ class SandboxError(Exception):
     """The sandbox's bot misbehaved (a process that did not stop cleanly)."""
 
 
-def run_folder(out: Path, game: str, seed: int, computer: str | None) -> Path:
-    """A new folder under `out` for one run's pictures, named after what was played, so
-    that runs never mix their pictures: `classic-seed7`, then `classic-seed7-2`, ..."""
-    base = f"{game}-seed{seed}" + (f"-vs-{computer}" if computer else "")
+def run_folder(
+    out: Path, game: str, seed: int, computer: str | None, language: str = DEFAULT
+) -> Path:
+    """A new folder under `out` for one run's pictures, named after what was played, in
+    which language, from which seed, so that runs never mix their pictures:
+    `tactics-fr-seed7`, then `tactics-fr-seed7-2`, ...; `siege-en-seed4-vs-easy`."""
+    base = f"{game}-{language}-seed{seed}" + (f"-vs-{computer}" if computer else "")
     folder = out / base
     n = 1
     while folder.exists():
@@ -291,15 +294,22 @@ async def run_sandbox(
     processes: int = 1,
     database: Path | str | None = None,
     language: str = "en-US",
+    tour: bool = False,
+    emulator: Emulator | None = None,
 ) -> int:
     """Play one game between Alice and Bob (or Alice and the computer) and print the chat.
     The same seed plays the same game: it seeds the deal, the computer and the members.
-    `language`: the Discord locale of the server and of both members (en-US, fr, de).
+    `language`: the Discord locale of the server and of its members (en-US, fr, de).
 
     `database`: the bot's (default: a SQLite file that is deleted at the end). With
     `processes` N above 1, N bot processes on it, which must be PostgreSQL, run shard i of
     N each; the game is in a server on the last shard, so its typed moves go to the last
-    process while the hand's buttons, clicked in direct messages, go to the first."""
+    process while the hand's buttons, clicked in direct messages, go to the first.
+
+    `tour`: after the game, run every other command the README advertises
+    (`bot.sandbox.tour`): Alice manages the server and Carol joins for the tournament.
+    `emulator`: an emulator already pointed at by discord.py (the tests', to read every
+    message afterwards); by default the sandbox starts its own."""
     if processes < 1:
         raise ConfigError("--processes is the number of bot processes: 1 or more.")
     if processes > 1 and (database is None or not is_postgres(database)):
@@ -307,11 +317,21 @@ async def run_sandbox(
             "Several bot processes share one PostgreSQL database: give --database"
             " postgresql://... with --processes (SQLite serves one process per file)."
         )
-    out = run_folder(out, game, seed, computer)
+    if tour and (processes > 1 or computer):
+        raise ConfigError(
+            "--tour follows a game between two members in one bot process (it plays the"
+            " computer itself, for the hint): leave out --processes and --computer."
+        )
+    out = run_folder(out, game, seed, computer, language_of(language))
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = database if database is not None else Path(tmp) / "sandbox.sqlite3"
-        async with Emulator() as emu, emu.point_discord():
+        async with contextlib.AsyncExitStack() as stack:
+            if emulator is None:
+                emu = await stack.enter_async_context(Emulator())
+                stack.enter_context(emu.point_discord())
+            else:
+                emu = emulator
             if processes == 1:
                 guild = emu.create_guild("Sandbox Server", locale=language)
             else:
@@ -320,24 +340,49 @@ async def run_sandbox(
                 guild = emu.create_guild(
                     "Sandbox Server", shard=(processes - 1, processes), locale=language
                 )
-            alice = guild.add_member("Alice", locale=language)
+            alice = guild.add_member("Alice", locale=language, manage_guild=tour)
             bob = guild.add_member("Bob", locale=language)
+            carol = guild.add_member("Carol", locale=language) if tour else None
             emu.print_chat(attachments_dir=str(out))
             if processes == 1:
                 async with running_bot(emu, db, seed=seed, timer_seconds=30) as bot:
                     final = await _play(emu, bot, guild, alice, bob, game, computer, rng)
+                    _game_over(final, out)
+                    if carol is not None:
+                        from bot.sandbox.tour import Tour, run_tour
+
+                        await run_tour(
+                            Tour(
+                                emu,
+                                bot,
+                                guild,
+                                alice,
+                                bob,
+                                carol,
+                                final,
+                                rng,
+                                typed_as_shown=language_of(language) != DEFAULT,
+                            )
+                        )
             else:
-                async with _bot_processes(emu, db, processes, seed, out) as (service, children):
+                async with _bot_processes(emu, db, processes, seed, out) as (
+                    service,
+                    children,
+                ):
                     final = await _play(emu, service, guild, alice, bob, game, computer, rng)
                     print()
                     print(_who_answered(emu, children))
-            outcome = final.match.outcome
-            print()
-            print(
-                f"Game #{final.id} over after {final.version} moves: "
-                f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
-            )
+                    _game_over(final, out)
             return _contract(emu)
+
+
+def _game_over(final: MatchInfo, out: Path) -> None:
+    outcome = final.match.outcome
+    print()
+    print(
+        f"Game #{final.id} over after {final.version} moves: "
+        f"{outcome.termination.value if outcome else '?'}. Pictures in {out}/"
+    )
 
 
 def _contract(emu: Emulator) -> int:

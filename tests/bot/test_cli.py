@@ -75,7 +75,7 @@ async def test_the_sandbox_plays_a_whole_game_and_saves_the_pictures(tmp_path, c
     assert "/schotten challenge" in printed and "Accept" in printed
     assert "over after" in printed
     (run,) = out.iterdir()  # each run in its own folder
-    assert run.name == "expert-seed3"
+    assert run.name == "expert-en-seed3"
     names = [p.name for p in run.iterdir()]
     assert any("board" in n for n in names) and any("hand" in n for n in names)
 
@@ -171,3 +171,10 @@ async def test_the_sandbox_runs_two_bot_processes_on_postgresql(tmp_path, pg_url
         assert await service.verify(rows[0]["id"])  # replays from its seed and moves
     finally:
         await service.close()
+
+
+def test_the_tour_follows_a_game_between_members_in_one_process(tmp_path, capsys):
+    out = str(tmp_path)
+    assert main(["sandbox", "--tour", "--computer", "easy", "--out", out]) == 2
+    assert "--tour follows a game between two members" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # refused before anything ran

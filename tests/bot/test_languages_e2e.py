@@ -5,7 +5,6 @@ language in public, and no text of the game falls back to English."""
 
 import asyncio
 import random
-import re
 
 import pytest
 
@@ -13,48 +12,7 @@ from bot.sandbox import SimPlayer, button_of, play_to_the_end, running_bot, wait
 from engine.api import new_match
 from lang import catalogs
 from render import render_board, render_turn
-
-# Words every English sentence of the bot is full of, and no French or German one has.
-ENGLISH = re.compile(
-    r"\b(the|your|you|game|games|move|moves|wins|won|turn|stone|stones|played|claim|"
-    r"claimed|draw|drew|cards|waiting|against|ratings|with|and|of|to|is|show|"
-    r"accept|decline|pass|resign|leaderboard|round)\b",
-    re.IGNORECASE,
-)
-# Words that show a text is in the other of our two languages.
-# (Words both languages share, "Partie", "Hand", "points", are left out.)
-FRENCH = re.compile(r"\b(vous|votre|borne|bornes|coup|joué|contre)\b", re.IGNORECASE)
-GERMAN = re.compile(r"\b(du|dein|deine|Stein|Steine|Zug|gegen|gespielt)\b")
-
-
-def texts_of(message):
-    """Everything a member reads on a message: each version of its text, its embeds, and its
-    components' labels, placeholders and options."""
-    out = [*message.revisions, message.content, message.embed_text()]
-    for c in message.all_components():
-        out += [str(c.get(k, "")) for k in ("label", "placeholder")]
-        for o in c.get("options") or []:
-            out += [str(o.get("label", "")), str(o.get("description", ""))]
-    return [t for t in out if t]
-
-
-def readable(text):
-    """What is read as words: not the names, mentions (of members, channels, times and
-    commands), move notation in backticks, codes."""
-    text = re.sub(r"`[^`]*`|<[@#t/][^>]*>|https?://\S+", " ", text)
-    return re.sub(r"\b(Amélie|Bernd|Schotten|Totten)\b", " ", text)
-
-
-def assert_in(language, message, where):
-    for text in texts_of(message):
-        words = readable(text)
-        english = ENGLISH.findall(words)
-        assert not english, f"{where}: English {english} in {language} text: {text!r}"
-        other = GERMAN if language == "fr" else FRENCH
-        assert not other.findall(words), f"{where}: wrong language in {language}: {text!r}"
-        # Commands are named as Discord's mentions (</schotten move:ID>), which the client
-        # shows in the reader's language, never as text.
-        assert "/schotten" not in re.sub(r"</schotten[^>]*>", " ", text), f"{where}: {text!r}"
+from tests.bot.words import assert_in
 
 
 def command_names(emu, guild, locale):
