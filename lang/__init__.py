@@ -151,8 +151,12 @@ def _fill(text: Phrase, template: str, values: dict[str, Any], language: str) ->
 
 def fill(template: str, /, **values: Any) -> str:
     """A translated template filled with its values in the current language, with what its
-    grammar asks of them (French elision: "d'Alice", "qu'Hélène"), unlike `str.format`."""
-    return grammar.fill(template, current(), **values)
+    grammar asks of them (French elision: "d'Alice", "qu'Hélène"), unlike `str.format`.
+    A value that is a Phrase (the computer's name, "Computer (easy)") is put in the current
+    language too, where `str.format` would put its English text."""
+    language = current()
+    shown = {k: localise(v, language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    return grammar.fill(template, language, **shown)
 
 
 def mention(path: str, /, **options: Any) -> str:

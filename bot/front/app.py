@@ -49,7 +49,7 @@ from bot.tournament.service import Tournaments
 from bot.wording import SHOW_HAND_BUTTON
 from engine.api import MatchSpec, notation
 from engine.errors import GameError
-from lang import DEFAULT, _, current, language_of, localise, mention, speaking, use
+from lang import DEFAULT, _, current, fill, language_of, localise, mention, speaking, use
 
 if TYPE_CHECKING:
     from bot.front.computer import Computer
@@ -233,8 +233,10 @@ class Front:
         if seat is None:
             a, b = info.names
             raise Refused(
-                _("Only the players can see a hand; this game is {first} against {second}.").format(
-                    first=a, second=b
+                fill(
+                    _("Only the players can see a hand; this game is {first} against {second}."),
+                    first=a,
+                    second=b,
                 )
             )
         payload = await self.hand_payload(info, seat)
@@ -341,15 +343,19 @@ class Front:
             raise Refused(localise(self.service.ended_message(info)))
         if info.version != version:
             raise Refused(
-                _(
-                    "These controls are from an earlier position: the game has moved on since."
-                    " Use **{button}** for the current one."
-                ).format(button=localise(SHOW_HAND_BUTTON))
+                fill(
+                    _(
+                        "These controls are from an earlier position: the game has moved on since."
+                        " Use **{button}** for the current one."
+                    ),
+                    button=localise(SHOW_HAND_BUTTON),
+                )
             )
         if info.to_decide != seat:
             raise Refused(
-                _("It is not your turn: the game is waiting for {player}.").format(
-                    player=info.names[1 - seat]
+                fill(
+                    _("It is not your turn: the game is waiting for {player}."),
+                    player=info.names[1 - seat],
                 )
             )
         legal = [str(m) for m in info.match.legal_moves()]
@@ -362,8 +368,10 @@ class Front:
         if step[0] == "card" and step[1].startswith(BLOCKED):
             card = step[1].removeprefix(BLOCKED)
             raise Refused(
-                _("{card} cannot be played now: {reason}").format(
-                    card=card, reason=why_not(info.match, seat, card)
+                fill(
+                    _("{card} cannot be played now: {reason}"),
+                    card=card,
+                    reason=why_not(info.match, seat, card),
                 )
             )
         prompt, view = step_view(info.id, version, info.spec.game, legal, step)
@@ -473,15 +481,20 @@ class Front:
                 if last is not None:
                     # TRANSLATORS: {ended} says how the last game here ended.
                     raise Refused(
-                        _("{ended} Start a new one with {challenge}.").format(
+                        fill(
+                            _("{ended} Start a new one with {challenge}."),
                             ended=localise(self.service.ended_message(last)),
                             challenge=mention("challenge"),
                         )
                     )
                 raise Refused(
-                    _(
-                        "There is no game in progress in this channel. Start one with {challenge}."
-                    ).format(challenge=mention("challenge"))
+                    fill(
+                        _(
+                            "There is no game in progress in this channel."
+                            " Start one with {challenge}."
+                        ),
+                        challenge=mention("challenge"),
+                    )
                 )
             return info
         raise Refused(_("Use this command in the channel or thread where your game is played."))
@@ -669,7 +682,7 @@ async def _share_board(front: Front, interaction: discord.Interaction, args: lis
     view: nothing hidden)."""
     info = await front.service.match(args[0])
     if info.guild_id != interaction.guild_id:
-        raise Refused(_("Game #{id} was not played on this server.").format(id=info.id))
+        raise Refused(fill(_("Game #{id} was not played on this server."), id=info.id))
     return await front.board_answer(info)
 
 

@@ -28,7 +28,7 @@ from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
 from engine.api import GAME_NAMES, VARIANTS
-from lang import NAMES, Phrase, _, localise, mention, ngettext, pgettext, say, speaking
+from lang import NAMES, Phrase, _, fill, localise, mention, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 
@@ -129,8 +129,10 @@ class SchottenCommands(app_commands.Group):
         cid = await self._my_challenge(interaction, made=True)
         info = await self.service.cancel(cid, interaction.user.id)
         with speaking(await self.front.server_language(interaction.guild_id)):
-            text = _("{player} cancelled the challenge: {challenge}.").format(
-                player=info.challenger.name, challenge=localise(info.describe())
+            text = fill(
+                _("{player} cancelled the challenge: {challenge}."),
+                player=info.challenger.name,
+                challenge=localise(info.describe()),
             )
         await interaction.followup.send(text, allowed_mentions=QUIET)
         await self.front.edit_challenge(info, text)
@@ -163,16 +165,18 @@ class SchottenCommands(app_commands.Group):
                 a, b = info.names
                 return [
                     _say(
-                        _(
-                            "This game is {first} against {second}; you are not playing in it."
-                        ).format(first=a, second=b)
+                        fill(
+                            _("This game is {first} against {second}; you are not playing in it."),
+                            first=a,
+                            second=b,
+                        )
                     )
                 ]
             if seat != info.to_decide:
                 # One choice that explains, instead of an empty list that looks broken.
                 # TRANSLATORS: {turn} says whose turn it is, e.g. "Alice to play".
-                turn = _("Not your turn: {turn}").format(
-                    turn=texts.turn_line(info).replace("**", "")
+                turn = fill(
+                    _("Not your turn: {turn}"), turn=texts.turn_line(info).replace("**", "")
                 )
                 return [_say(turn)]
             legal = [str(m) for m in info.match.legal_moves()]
@@ -229,27 +233,37 @@ class SchottenCommands(app_commands.Group):
         board = await self.service.leaderboard(guild, game, page)
         with speaking(await self.front.server_language(guild)):  # a public post
             lines = [
-                ngettext(
-                    "**{rank}.** {name}: {rating} ({count} rated game)",
-                    "**{rank}.** {name}: {rating} ({count} rated games)",
-                    e.rated_games,
-                ).format(rank=e.rank, name=e.name, rating=e.rating.display(), count=e.rated_games)
+                fill(
+                    ngettext(
+                        "**{rank}.** {name}: {rating} ({count} rated game)",
+                        "**{rank}.** {name}: {rating} ({count} rated games)",
+                        e.rated_games,
+                    ),
+                    rank=e.rank,
+                    name=e.name,
+                    rating=e.rating.display(),
+                    count=e.rated_games,
+                )
                 for e in board.entries
             ] or [
                 # TRANSLATORS: {challenge} is the command /schotten challenge (a mention).
-                _("Nobody has finished a rated game yet: {challenge} someone!").format(
-                    challenge=mention("challenge")
+                fill(
+                    _("Nobody has finished a rated game yet: {challenge} someone!"),
+                    challenge=mention("challenge"),
                 )
             ]
             embed = discord.Embed(
                 # TRANSLATORS: {game} is Schotten Totten or Schotten Totten 2.
-                title=_("{game} leaderboard").format(game=term(GAME_NAMES[game])),
+                title=fill(_("{game} leaderboard"), game=term(GAME_NAMES[game])),
                 description="\n".join(lines),
                 colour=discord.Colour.gold(),
             )
             # TRANSLATORS: {meaning} is a sentence or two on what ratings mean.
-            footer = _("Page {page} of {pages}. {meaning}").format(
-                page=board.page, pages=board.pages, meaning=term(ratings.MEANING)
+            footer = fill(
+                _("Page {page} of {pages}. {meaning}"),
+                page=board.page,
+                pages=board.pages,
+                meaning=term(ratings.MEANING),
             )
             embed.set_footer(text=footer)
         await interaction.followup.send(embed=embed)
@@ -376,12 +390,13 @@ class SchottenCommands(app_commands.Group):
             head = _("Settings of this server (managers can change them)")
         if s.language is None:
             # TRANSLATORS: {language} is the name of a language in its own words (Français).
-            spoken = _("• language of my posts: the server's ({language})").format(
-                language=NAMES[await self.front.server_language(guild)]
+            spoken = fill(
+                _("• language of my posts: the server's ({language})"),
+                language=NAMES[await self.front.server_language(guild)],
             )
         else:
-            spoken = _("• language of my posts: {language}").format(
-                language=NAMES.get(s.language, s.language)
+            spoken = fill(
+                _("• language of my posts: {language}"), language=NAMES.get(s.language, s.language)
             )
         hours = {
             "reminder": f"{s.reminder_hours:g}",
@@ -390,11 +405,11 @@ class SchottenCommands(app_commands.Group):
         }
         lines = [
             head,
-            _("• turn reminder after {hours} h").format(hours=hours["reminder"]),
+            fill(_("• turn reminder after {hours} h"), hours=hours["reminder"]),
             _("• forfeit on time: off")
             if s.forfeit_hours == 0
-            else _("• forfeit on time: after {hours} h").format(hours=hours["forfeit"]),
-            _("• challenges stay open {hours} h").format(hours=hours["challenge"]),
+            else fill(_("• forfeit on time: after {hours} h"), hours=hours["forfeit"]),
+            fill(_("• challenges stay open {hours} h"), hours=hours["challenge"]),
             _("• a thread per game: yes") if s.use_threads else _("• a thread per game: no"),
             _("• who may analyse a finished game: anyone")
             if s.public_analysis
@@ -442,10 +457,10 @@ async def history_answer(front: CommandsFront, guild: int, user_id: int, name: s
     # TRANSLATORS: {command} is the command /schotten history with its option
     # game_id (a mention, then `game_id:N` in the reader's language).
     lines.append(
-        _("{command} sends one game's full record.").format(command=mention("history", game_id="N"))
+        fill(_("{command} sends one game's full record."), command=mention("history", game_id="N"))
     )
     embed = discord.Embed(
-        title=_("{name}: recent games").format(name=name),
+        title=fill(_("{name}: recent games"), name=name),
         description="\n".join(lines),
         colour=discord.Colour.blurple(),
     )
@@ -472,8 +487,10 @@ async def export_answer(
     if info.guild_id != interaction.guild_id:
         raise Refused(say("Game #{game_id} was not played on this server.", game_id=game_id))
     text = await front.service.export(game_id)
-    caption = _("Game #{game_id}: {description}").format(
-        game_id=game_id, description=localise(info.spec.describe())
+    caption = fill(
+        _("Game #{game_id}: {description}"),
+        game_id=game_id,
+        description=localise(info.spec.describe()),
     )
     return Answer(caption, pictures=[Picture(f"schotten-{game_id}.txt", text.encode())])
 
@@ -532,9 +549,9 @@ def _history_line(g: GameSummary) -> str:
     }
     if g.rated:
         # TRANSLATORS: one finished game; {result} is win, loss or draw.
-        return _("#{game_id} · {date} · {description} vs {opponent}: **{result}**").format(**values)
-    return _("#{game_id} · {date} · {description} vs {opponent}: **{result}** (unrated)").format(
-        **values
+        return fill(_("#{game_id} · {date} · {description} vs {opponent}: **{result}**"), **values)
+    return fill(
+        _("#{game_id} · {date} · {description} vs {opponent}: **{result}** (unrated)"), **values
     )
 
 
@@ -550,7 +567,7 @@ def _streak(kind: str, n: int) -> str:
 
 def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     embed = discord.Embed(
-        title=_("{name}: stats").format(name=name), colour=discord.Colour.blurple()
+        title=fill(_("{name}: stats"), name=name), colour=discord.Colour.blurple()
     )
     overall = stats.overall
     # TRANSLATORS: {record} is e.g. "3 won, 1 lost".
@@ -561,13 +578,16 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     if stats.streak:
         lines.append(_streak(*stats.streak))
     if stats.active:
-        lines.append(_("Games in progress: {count}").format(count=stats.active))
+        lines.append(fill(_("Games in progress: {count}"), count=stats.active))
     embed.description = "\n".join(lines)
     for game, (rating, rank, total) in stats.ratings.items():
         embed.add_field(
             name=term(GAME_NAMES[game]),
-            value=_("Rating {rating} (#{rank} of {total})").format(
-                rating=rating.display(), rank=rank, total=total
+            value=fill(
+                _("Rating {rating} (#{rank} of {total})"),
+                rating=rating.display(),
+                rank=rank,
+                total=total,
             ),
         )
     if stats.ratings:
@@ -575,23 +595,24 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     if stats.per_variant:
         by_variant = [
             # TRANSLATORS: {variant} is a game variant's name, {record} e.g. "3 won, 1 lost".
-            _("{variant}: {record}").format(
-                variant=term(VARIANTS[v]), record=localise(r.describe())
-            )
+            fill(_("{variant}: {record}"), variant=term(VARIANTS[v]), record=localise(r.describe()))
             for v, r in stats.per_variant.items()
         ]
         embed.add_field(name=_("By variant"), value="\n".join(by_variant), inline=False)
     if stats.against is not None:
         other, record = stats.against
         embed.add_field(
-            name=_("Against {name}").format(name=other),
+            name=fill(_("Against {name}"), name=other),
             value=localise(record.describe()) or _("no games"),
             inline=False,
         )
     if stats.recent:
         recent = [
-            _("#{game_id} vs {opponent}: {result}").format(
-                game_id=g.match_id, opponent=g.opponent_name, result=result_word(g.result)
+            fill(
+                _("#{game_id} vs {opponent}: {result}"),
+                game_id=g.match_id,
+                opponent=g.opponent_name,
+                result=result_word(g.result),
             )
             for g in stats.recent
         ]

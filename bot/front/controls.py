@@ -35,7 +35,7 @@ from bot.wording import (
     REMATCH_BUTTON,
     SHOW_HAND_BUTTON,
 )
-from lang import _, localise, mention, pgettext
+from lang import _, fill, localise, mention, pgettext
 
 PREFIX = "sch"
 # What a custom_id carries after its kind: the match and the version of its position.
@@ -131,7 +131,7 @@ class CardSelect(Control, template=rf"sch:c:{AT}"):
             elif card in blocked:
                 options.append(
                     discord.SelectOption(
-                        label=_("{card} (not now)").format(card=label),
+                        label=fill(_("{card} (not now)"), card=label),
                         value=f"{BLOCKED}{card}",
                         description=blocked[card][:100],
                     )
@@ -186,8 +186,8 @@ def _places(noun: str, choices: list[Any]) -> str:
     numbers = ", ".join(c.move.split()[-1] for c in choices)
     # TRANSLATORS: under a card in the card menu: the places it can go ("Stones 3, 5, 8").
     if noun == "stone":
-        return pgettext("card menu", "Stones {numbers}").format(numbers=numbers)[:100]
-    return pgettext("card menu", "Tiles {numbers}").format(numbers=numbers)[:100]
+        return fill(pgettext("card menu", "Stones {numbers}"), numbers=numbers)[:100]
+    return fill(pgettext("card menu", "Tiles {numbers}"), numbers=numbers)[:100]
 
 
 class StepButton(Control, template=rf"sch:F:{AT}:{FAMILY}"):
@@ -198,7 +198,7 @@ class StepButton(Control, template=rf"sch:F:{AT}:{FAMILY}"):
         style = discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=(label or _("{tactic}…").format(tactic=title(family)))[:80],
+                label=(label or fill(_("{tactic}…"), tactic=title(family)))[:80],
                 style=style,
                 custom_id=f"{PREFIX}:F:{match_id}:{version}:{family}",
             )
@@ -226,7 +226,7 @@ class FamilySelect(Control, template=rf"sch:f:{AT}:{FAMILY}"):
         options = [discord.SelectOption(label=card_label(w), value=w) for w in whats][:25]
         super().__init__(
             discord.ui.Select(
-                placeholder=_("{tactic}: which card?").format(tactic=title(family)),
+                placeholder=fill(_("{tactic}: which card?"), tactic=title(family)),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 custom_id=f"{PREFIX}:f:{match_id}:{version}:{family}",
             )
@@ -301,7 +301,7 @@ class MoveSelect(Control, template=rf"sch:v:{AT}:{FAMILY}"):
         options = [discord.SelectOption(label=c.label, value=c.move) for c in choices or []][:25]
         super().__init__(
             discord.ui.Select(
-                placeholder=_("{tactic}…").format(tactic=title(family)),
+                placeholder=fill(_("{tactic}…"), tactic=title(family)),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 custom_id=f"{PREFIX}:v:{match_id}:{version}:{family}",
             )
@@ -323,8 +323,8 @@ class MoveSelect(Control, template=rf"sch:v:{AT}:{FAMILY}"):
 def _count(what: str, least: int, most: int) -> str:
     """A menu's placeholder: what to tick, and how many."""
     if least == most:
-        return _("{what} (choose {least})").format(what=what, least=least)
-    return _("{what} (choose {least} to {most})").format(what=what, least=least, most=most)
+        return fill(_("{what} (choose {least})"), what=what, least=least)
+    return fill(_("{what} (choose {least} to {most})"), what=what, least=least, most=most)
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
@@ -477,10 +477,13 @@ def read_control(custom_id: str, values: Sequence[str] = ()) -> ControlRequest:
             break
     else:
         raise Refused(
-            _(
-                "I do not understand this button or menu (it may be from an older version of"
-                " me). Use {hand} for your current controls."
-            ).format(hand=mention("hand"))
+            fill(
+                _(
+                    "I do not understand this button or menu (it may be from an older version of"
+                    " me). Use {hand} for your current controls."
+                ),
+                hand=mention("hand"),
+            )
         )
     groups = found.groupdict()
     kind = custom_id.split(":", 2)[1]
@@ -577,7 +580,7 @@ def step_view(
         kind = "family"  # the Traitor chosen in the card menu: which card it takes
     if kind == "card" and value in alone:
         # A card played on its own (the Recruiter, Explosion...): its moves as buttons.
-        prompt = _("**{tactic}**: what does it do?").format(tactic=title(value))
+        prompt = fill(_("**{tactic}**: what does it do?"), tactic=title(value))
         if alone[value] == "sets":
             view.add_item(_row(SetSelect(match_id, version, value, picker.sets[value]), 0))
         else:
@@ -589,11 +592,11 @@ def step_view(
                 view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "card":
         choices = picker.cards.get(value, [])
-        prompt = _("Where does **{card}** go?").format(card=card_label(value))
+        prompt = fill(_("Where does **{card}** go?"), card=card_label(value))
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "family":
-        prompt = _("**{tactic}**: which card?").format(tactic=title(value))
+        prompt = fill(_("**{tactic}**: which card?"), tactic=title(value))
         view.add_item(_row(FamilySelect(match_id, version, value, picker), 0))
     else:  # "taking": "traitor 3:G5" -> where it goes
         family, what = value.split(" ", 1)
@@ -606,8 +609,8 @@ def step_view(
                 prompt = _("**{tactic}**: discard the {card} on tile {place}?")
             prompt = prompt.format(tactic=title(family), card=card_label(card), place=place)
         else:
-            prompt = _("**{tactic}** {card}: where to?").format(
-                tactic=title(family), card=card_label(what)
+            prompt = fill(
+                _("**{tactic}** {card}: where to?"), tactic=title(family), card=card_label(what)
             )
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))

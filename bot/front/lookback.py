@@ -78,15 +78,17 @@ def _title(game: Finished) -> str:
         "second": b,
     }
     if outcome is None:  # a tournament's deadline found nobody had moved
-        return _("Game #{game_id} · {description} · {first} against {second}, abandoned").format(
-            **values
+        return fill(
+            _("Game #{game_id} · {description} · {first} against {second}, abandoned"), **values
         )
     if outcome.winner is None:
-        return _("Game #{game_id} · {description} · {first} against {second}, drawn").format(
-            **values
+        return fill(
+            _("Game #{game_id} · {description} · {first} against {second}, drawn"), **values
         )
-    return _("Game #{game_id} · {description} · {first} against {second}, won by {winner}").format(
-        winner=info.names[outcome.winner], **values
+    return fill(
+        _("Game #{game_id} · {description} · {first} against {second}, won by {winner}"),
+        winner=info.names[outcome.winner],
+        **values,
     )
 
 
@@ -125,15 +127,21 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
     }
     with speaking(language):
         if made.scale >= 1:
-            about = _(
-                "Replay: {count} moves in {frames} frames, {seconds} s."
-                " It loops; claims and the end hold longer."
-            ).format(**values)
+            about = fill(
+                _(
+                    "Replay: {count} moves in {frames} frames, {seconds} s."
+                    " It loops; claims and the end hold longer."
+                ),
+                **values,
+            )
         else:
-            about = _(
-                "Replay: {count} moves in {frames} frames, {seconds} s, drawn at {scale} % to"
-                " fit. It loops; claims and the end hold longer."
-            ).format(**values)
+            about = fill(
+                _(
+                    "Replay: {count} moves in {frames} frames, {seconds} s, drawn at {scale} % to"
+                    " fit. It loops; claims and the end hold longer."
+                ),
+                **values,
+            )
         content = f"{_title(game)}\n{about}"
     await interaction.followup.send(
         content,
@@ -178,11 +186,12 @@ async def replay_step(game: Finished, number: int, language: str) -> Step:
     with speaking(language):
         if number == 0:
             # TRANSLATORS: the replay's stepping message before the first move.
-            line = _("Move 0 of {total}: the opening deal.").format(total=total)
+            line = fill(_("Move 0 of {total}: the opening deal."), total=total)
         else:
             seat, move = game.log[number - 1]
             # TRANSLATORS: the replay's stepping message; {move} is the move's notation.
-            line = _("Move {number} of {total}: {player} `{move}`").format(
+            line = fill(
+                _("Move {number} of {total}: {player} `{move}`"),
                 number=number,
                 total=total,
                 player=game.info.names[seat],
@@ -285,9 +294,11 @@ class Progress:
         self.last = now
         try:
             # TRANSLATORS: {level} is the search level (normal or hard).
-            content = _(
-                "Analysing game #{game_id} at the {level} level: {done} of {total} moves looked at…"
-            ).format(
+            content = fill(
+                _(
+                    "Analysing game #{game_id} at the {level} level:"
+                    " {done} of {total} moves looked at…"
+                ),
                 game_id=self.game_id,
                 level=level_word(self.level),
                 done=self.done,
@@ -372,14 +383,19 @@ def _move_embed(n: int, c: Costly, moves: int, game: str) -> discord.Embed:
     best = in_language(j.best, game, current())
     embed = discord.Embed(
         # TRANSLATORS: {n} numbers the costliest moves; {played} is a move's notation.
-        title=_("{n}. Move {move} of {moves}: {played}").format(
-            n=n, move=j.index + 1, moves=moves, played=played
+        title=fill(
+            _("{n}. Move {move} of {moves}: {played}"),
+            n=n,
+            move=j.index + 1,
+            moves=moves,
+            played=played,
         ),
         # TRANSLATORS: {best} and {played} are moves' notation.
-        description=_(
-            "Better: **{best}**.\nEstimated chance of winning: {before} with {best},"
-            " {after} after {played}: {lost} percentage points lost."
-        ).format(
+        description=fill(
+            _(
+                "Better: **{best}**.\nEstimated chance of winning: {before} with {best},"
+                " {after} after {played}: {lost} percentage points lost."
+            ),
             best=best,
             before=percent(j.before),
             after=percent(j.after),
@@ -408,7 +424,7 @@ class HandsButton(
         super().__init__(
             discord.ui.Button(
                 # TRANSLATORS: a button under an analysis; only {name} gets an answer.
-                label=_("{name}'s hand at these moves").format(name=name)[:80] if name else "…",
+                label=fill(_("{name}'s hand at these moves"), name=name)[:80] if name else "…",
                 emoji="🃏",
                 style=discord.ButtonStyle.secondary,
                 custom_id=":".join(
@@ -456,12 +472,18 @@ async def _hands(front: LookbackFront, interaction: discord.Interaction, args: l
     )
     # TRANSLATORS: above the hands an analysis's player held; {game_id} is the game's number.
     lines = [
-        _("{name}'s hand before these moves of game #{game_id}:").format(name=name, game_id=game_id)
+        fill(_("{name}'s hand before these moves of game #{game_id}:"), name=name, game_id=game_id)
     ]
+    kind, language = game.info.spec.game, current()
     for n, hand in zip(numbers, hands, strict=True):
         # TRANSLATORS: one move of an analysis and the hand then ({hand}: card codes).
         lines.append(
-            _("• Move {number} of {total}: {hand}").format(number=n, total=total, hand=hand or "-")
+            fill(
+                _("• Move {number} of {total}: {hand}"),
+                number=n,
+                total=total,
+                hand=in_language(hand, kind, language) if hand else "-",
+            )
         )
     return Answer("\n".join(lines))
 
@@ -470,9 +492,10 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     name = game.info.names[seat]
     mine = [j for j in found if j.seat == seat]
     if not mine:
-        return _(
-            "{name} had no decision to weigh in this game (every move was made by rule)."
-        ).format(name=name)
+        return fill(
+            _("{name} had no decision to weigh in this game (every move was made by rule)."),
+            name=name,
+        )
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
@@ -558,8 +581,10 @@ async def _analyse(
     embeds = [chart] + [_move_embed(n, c, len(game.log), kind) for n, c in enumerate(costly, 1)]
     name = game.info.names[seat]
     if worst:
-        tail = _("The {count} moves that cost {name} the most, with the board before each:").format(
-            count=len(worst), name=name
+        tail = fill(
+            _("The {count} moves that cost {name} the most, with the board before each:"),
+            count=len(worst),
+            name=name,
         )
     else:
         tail = fill(_("None of {name}'s moves cost anything by the search's estimate."), name=name)
@@ -608,13 +633,14 @@ async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> N
     seed = random.Random(info.id * 1_000_003 + info.version).getrandbits(62)
     move, chance = await in_pool(front, lookback.hint_for, info.match.to_json(), seat, level, seed)
     # TRANSLATORS: {move} is a move's notation; {level} the search level (normal or hard).
-    text = _(
-        "Hint for game #{game_id}: **{move}**. Your estimated chance of winning with it:"
-        " {chance}. (The computer's {level} search, from what you can see: your hand and the"
-        " board.) Play it with {command} or the buttons of your hand."
-    ).format(
+    text = fill(
+        _(
+            "Hint for game #{game_id}: **{move}**. Your estimated chance of winning with it:"
+            " {chance}. (The computer's {level} search, from what you can see: your hand and the"
+            " board.) Play it with {command} or the buttons of your hand."
+        ),
         game_id=info.id,
-        move=move,
+        move=in_language(move, info.spec.game, current()),
         chance=percent(chance),
         level=level_word(level),
         command=mention("move"),

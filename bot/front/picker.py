@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import Tactic, TacticCard, card_from_code
 from engine.errors import GameError
-from lang import N_, _, localise, pgettext
+from lang import N_, _, fill, localise, pgettext
 
 # Moves that choose a set of things at once: the player ticks them in one menu.
 SET_FAMILIES = ("give", "return", "support", "retreat")
@@ -118,7 +118,7 @@ def _word_label(words: list[str]) -> str:
     head = words[0]
     if head == "draw":
         known = _DRAW_LABELS.get(words[1])
-        return _(known) if known else _("Draw a {deck} card").format(deck=words[1])
+        return _(known) if known else fill(_("Draw a {deck} card"), deck=words[1])
     label = _WORD_LABELS.get(head)
     return _(label) if label is not None else " ".join(words)
 
@@ -126,15 +126,15 @@ def _word_label(words: list[str]) -> str:
 def place_label(noun: str, place: str) -> str:
     """A button that puts a card on a place: "Stone 3", "Tile 5"."""
     if noun == "stone":
-        return pgettext("button", "Stone {place}").format(place=place)
-    return pgettext("button", "Tile {place}").format(place=place)
+        return fill(pgettext("button", "Stone {place}"), place=place)
+    return fill(pgettext("button", "Tile {place}"), place=place)
 
 
 def onto_label(noun: str, place: str) -> str:
     """A button that moves a taken card to a place: "Onto stone 6"."""
     if noun == "stone":
-        return _("Onto stone {place}").format(place=place)
-    return _("Onto tile {place}").format(place=place)
+        return fill(_("Onto stone {place}"), place=place)
+    return fill(_("Onto tile {place}"), place=place)
 
 
 def build_picker(game: str, legal: Sequence[str]) -> Picker:
@@ -149,7 +149,7 @@ def build_picker(game: str, legal: Sequence[str]) -> Picker:
         if head in SET_FAMILIES:
             set_moves.setdefault(head, []).append(words[1:])
         elif head in PLACE_FAMILIES:
-            label = _(_PLACE_LABELS[head]).format(place=words[1])
+            label = fill(_(_PLACE_LABELS[head]), place=words[1])
             picker.places.setdefault(head, []).append(Choice(label, text))
         elif head in WORDS:
             picker.words.append(Choice(_word_label(words), text))
@@ -162,7 +162,7 @@ def build_picker(game: str, legal: Sequence[str]) -> Picker:
                 label = onto_label(picker.place_noun, rest[0])
             else:
                 # TRANSLATORS: a button: a tactic card's name and the card it takes ("3:G5").
-                label = _("{tactic} {card}").format(tactic=title(head), card=card_label(what))
+                label = fill(_("{tactic} {card}"), tactic=title(head), card=card_label(what))
             picker.taking.setdefault(head, {}).setdefault(what, []).append(Choice(label, text))
         else:  # a card played from the hand: `R7 3`, `joker 3`, `mud 4`
             card, place = words[0], words[1]

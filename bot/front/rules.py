@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from lang import N_, _, mention, pgettext
+import re
+
+from bot.notation import in_language
+from lang import N_, _, current, fill, mention, pgettext
 
 TOPICS: dict[str, tuple[str, str]] = {
     "overview": (
@@ -152,9 +155,7 @@ TOPICS: dict[str, tuple[str, str]] = {
             " `support G5 R0` · `exchange`, then `give R3 B5 Y7`\n"
             "Colours: R red, O orange, Y yellow, G green, B blue, P purple (Schotten Totten 2 has"
             " **no orange**: R Y G B P, values 0 to 11). `red 7` works too; the menu suggests"
-            " your legal moves as you type.\n"
-            "The keywords also have French and German words: `revendiquer 4`, `beanspruchen 4`,"
-            " `piocher tactique`, `rückzug 2 5`."
+            " your legal moves as you type."
         ),
     ),
 }
@@ -168,19 +169,27 @@ def rules_topic(topic: str | None) -> tuple[str, str]:
             pgettext("rules page title", "Rules"),
             # TRANSLATORS: {topic} is what the member typed, already in quotes ('sieg');
             # {known} lists the topics as the member's menu names them.
-            _("I have no page called {topic}. Topics: {known}.").format(
-                topic=repr(topic), known=topic_names()
+            fill(
+                _("I have no page called {topic}. Topics: {known}."),
+                topic=repr(topic),
+                known=topic_names(),
             ),
         )
     title, body = TOPICS[key]
     if key == "notation":
         # (The command is named in the text, where Discord shows a mention; not in the title.)
         # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
-        typed = _("Type moves with {move}.").format(move=mention("move"))
-        return _(title), typed + "\n" + _(body)
+        typed = fill(_("Type moves with {move}."), move=mention("move"))
+        # TRANSLATORS: the last line of the page on writing moves; in French and German, say
+        # that the English words work too (`claim 4`, `draw tactic`, `retreat 2 5`).
+        other = _(
+            "The keywords also have French and German words: `revendiquer 4`, `beanspruchen 4`,"
+            " `piocher tactique`, `rückzug 2 5`."
+        )
+        return _(title), "\n".join((typed, _examples_in_words(_(body)), other))
     if key == "overview":
         # The topics as the command's menu shows them in the reader's language.
-        return _(title), _(body) + "\n" + _("Topics: {topics}.").format(topics=topic_names())
+        return _(title), _(body) + "\n" + fill(_("Topics: {topics}."), topics=topic_names())
     return _(title), _(body)
 
 
@@ -188,3 +197,26 @@ def topic_names() -> str:
     """The topics other than the overview, by the names of the `topic` option's choices in
     the current language (bot/front/translator.py translates those names)."""
     return ", ".join(f"`{pgettext('choice', t)}`" for t in TOPICS if t != "overview")
+
+
+# The keywords that only Schotten Totten 2 has: an example starting with one is read as a
+# move of that game (the French `revendiquer` is `claim` in one game, `control` in the other).
+_SIEGE_WORDS = frozenset(
+    {"retreat", "oil", "control", "redeploy", "recruit", "desert", "treason", "explode"}
+    | {"support", "exchange", "give"}
+)
+
+
+def _examples_in_words(page: str) -> str:
+    """The page's example moves (in backticks) in the reader's words: the keywords and tactic
+    cards a member of that language types (`revendiquer 4`, `boue 4`)."""
+    language = current()
+    if language == "en":
+        return page
+
+    def shown(example: re.Match[str]) -> str:
+        text = example.group(1)
+        game = "st2" if text.split(" ", 1)[0] in _SIEGE_WORDS else "st1"
+        return f"`{in_language(text, game, language)}`"
+
+    return re.sub(r"`([^`]*)`", shown, page)

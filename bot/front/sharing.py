@@ -25,7 +25,7 @@ import discord
 from bot.errors import Refused
 from bot.front.replies import MISSING, QUIET, report
 from bot.store import valid_id
-from lang import _, say, speaking
+from lang import _, fill, say, speaking
 
 PREFIX = "sch:S"
 TEMPLATE = r"sch:S:(?P<kind>[a-z]{2}):(?P<args>[0-9]+(?::[0-9]+)*)"
@@ -151,7 +151,7 @@ async def share(front: Any, interaction: discord.Interaction, kind: str, args: l
     with speaking(language):  # the shared answer is for the channel
         answer = await lookup(front, interaction, args)
         # TRANSLATORS: above a look-up a member posted in the channel; {member} is a mention.
-        head = _("Shared by {member}:").format(member=interaction.user.mention)
+        head = fill(_("Shared by {member}:"), member=interaction.user.mention)
     items = answer.controls()
     view = discord.ui.View(timeout=None)
     for item in items:

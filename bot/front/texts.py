@@ -24,8 +24,8 @@ def _who(info: MatchInfo, seat: int, *, by_mention: bool = False) -> str:
     if info.spec.game == "st2":
         attacker = info.match.view(None).attacker
         if seat == attacker:
-            return _("{name} (Attacker)").format(name=name)
-        return _("{name} (Defender)").format(name=name)
+            return fill(_("{name} (Attacker)"), name=name)
+        return fill(_("{name} (Defender)"), name=name)
     return name
 
 
@@ -41,13 +41,13 @@ def turn_line(info: MatchInfo, *, by_mention: bool = False) -> str:
     if outcome is not None:
         why = _why(outcome)
         if outcome.winner is None:
-            return _("**The game is drawn** ({why}).").format(why=why)
-        return _("🏆 **{player} wins** ({why}).").format(player=info.names[outcome.winner], why=why)
+            return fill(_("**The game is drawn** ({why})."), why=why)
+        return fill(_("🏆 **{player} wins** ({why})."), player=info.names[outcome.winner], why=why)
     seat = info.to_decide
     if seat is None:
         return ""
     if info.ai_seat == seat:
-        return _("**{player}** is thinking…").format(player=info.names[seat])
+        return fill(_("**{player}** is thinking…"), player=info.names[seat])
     phase = info.match.view(None).phase
     # TRANSLATORS: {player} is the name of the player the game waits for (in Schotten
     # Totten 2 followed by their role), the rest what they are doing now.
@@ -98,23 +98,33 @@ def revenge_line(match: Playable, names: Sequence[str]) -> str:
         left = first.deck_left
         # TRANSLATORS: a revenge match of Schotten Totten 2; {count} cards were left in the
         # siege deck when {winner} (the Attacker of game 1) took the wall.
-        return ngettext(
-            "To beat: {winner} took the wall in game 1 with {count} card left in the deck;"
-            " {other} wins the match by taking it with more than {count} left ({count}"
-            " exactly: a draw).",
-            "To beat: {winner} took the wall in game 1 with {count} cards left in the deck;"
-            " {other} wins the match by taking it with more than {count} left ({count}"
-            " exactly: a draw).",
-            left,
-        ).format(winner=names[winner], other=other, count=left)
+        return fill(
+            ngettext(
+                "To beat: {winner} took the wall in game 1 with {count} card left in the deck;"
+                " {other} wins the match by taking it with more than {count} left ({count}"
+                " exactly: a draw).",
+                "To beat: {winner} took the wall in game 1 with {count} cards left in the deck;"
+                " {other} wins the match by taking it with more than {count} left ({count}"
+                " exactly: a draw).",
+                left,
+            ),
+            winner=names[winner],
+            other=other,
+            count=left,
+        )
     held = first.defender_score
     # TRANSLATORS: a revenge match of Schotten Totten 2; {held} is the Defender's score of
     # game 1 (intact wall tiles plus unused oil cauldrons).
-    return _(
-        "To beat: {winner} held the wall in game 1 with {held} intact tiles and unused"
-        " cauldrons; {other} wins the match by holding it with more than {held}"
-        " ({held} exactly: a draw)."
-    ).format(winner=names[winner], other=other, held=held)
+    return fill(
+        _(
+            "To beat: {winner} held the wall in game 1 with {held} intact tiles and unused"
+            " cauldrons; {other} wins the match by holding it with more than {held}"
+            " ({held} exactly: a draw)."
+        ),
+        winner=names[winner],
+        other=other,
+        held=held,
+    )
 
 
 def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = False) -> str:
@@ -125,8 +135,12 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
     a, b = (_who(info, 0, by_mention=over), _who(info, 1, by_mention=over))
     # TRANSLATORS: the board's first line: {game} is the game and its variant, {first} and
     # {second} the players, {id} the game's number.
-    head = _("**{game}** · {first} vs {second} · game #{id}").format(
-        game=localise(info.spec.describe()), first=a, second=b, id=info.id
+    head = fill(
+        _("**{game}** · {first} vs {second} · game #{id}"),
+        game=localise(info.spec.describe()),
+        first=a,
+        second=b,
+        id=info.id,
     )
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
@@ -142,7 +156,7 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
         state = turn_line(info)
     elif info.to_decide == seat:
         # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
-        state = _("**Your move.** Choose below, or type {move}.").format(move=mention("move"))
+        state = fill(_("**Your move.** Choose below, or type {move}."), move=mention("move"))
     else:
         state = fill(_("Waiting for {player}."), player=opponent)
     # TRANSLATORS: {channel} is a link to the game's channel; {state} one of "**Your move.**
@@ -154,20 +168,28 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
 
 def hand_moved_on(info: MatchInfo) -> str:
     # TRANSLATORS: {button} is the label of the board's button (Show my hand).
-    return _(
-        "This hand of game #{id} is from an earlier position: you have moved since."
-        " Your current hand comes in a newer message, or use **{button}** on the board."
-    ).format(id=info.id, button=localise(SHOW_HAND_BUTTON))
+    return fill(
+        _(
+            "This hand of game #{id} is from an earlier position: you have moved since."
+            " Your current hand comes in a newer message, or use **{button}** on the board."
+        ),
+        id=info.id,
+        button=localise(SHOW_HAND_BUTTON),
+    )
 
 
 def dm_failed(user_id: int) -> str:
     # TRANSLATORS: posted in the game's channel; <@{user}> mentions the player. {button} is
     # the label of the board's button (Show my hand).
-    return _(
-        "<@{user}>, it is your move, but I cannot send you direct messages. For the rest"
-        " of this game, use the **{button}** button on the board to see your hand"
-        " privately; I will not repeat this notice."
-    ).format(user=user_id, button=localise(SHOW_HAND_BUTTON))
+    return fill(
+        _(
+            "<@{user}>, it is your move, but I cannot send you direct messages. For the rest"
+            " of this game, use the **{button}** button on the board to see your hand"
+            " privately; I will not repeat this notice."
+        ),
+        user=user_id,
+        button=localise(SHOW_HAND_BUTTON),
+    )
 
 
 def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
@@ -176,10 +198,15 @@ def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
     if len(games) == 1:
         info = games[0]
         # TRANSLATORS: {channel} is a link to the thread (or channel) of the game.
-        return _(
-            "There is no game in this channel: yours, game #{id} against {opponent}, is"
-            " played in {channel}. Use the command there."
-        ).format(id=info.id, opponent=_opponent(info, user_id), channel=f"<#{info.channel_id}>")
+        return fill(
+            _(
+                "There is no game in this channel: yours, game #{id} against {opponent}, is"
+                " played in {channel}. Use the command there."
+            ),
+            id=info.id,
+            opponent=_opponent(info, user_id),
+            channel=f"<#{info.channel_id}>",
+        )
     # TRANSLATORS: one item of a list of games: {channel} is a link to its thread.
     item = _("{channel} (game #{id} against {opponent})")
     shown = [
@@ -187,10 +214,13 @@ def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
         for g in games[:MAX_LISTED]
     ]
     # TRANSLATORS: {games} lists the member's games, each with a link to its thread.
-    return _(
-        "There is no game in this channel; yours are played in {games}. Use the command in"
-        " the game's thread."
-    ).format(games=format_list(shown, locale=current()))
+    return fill(
+        _(
+            "There is no game in this channel; yours are played in {games}. Use the command in"
+            " the game's thread."
+        ),
+        games=format_list(shown, locale=current()),
+    )
 
 
 # How many games a message lists at most.
@@ -207,16 +237,19 @@ def turn_ping(info: MatchInfo, user_id: int) -> str:
     them in an edit (the computer's reply), which notifies nobody."""
     # TRANSLATORS: <@{user}> mentions the player; {button} is the label of the board's
     # button (Show my hand).
-    return _("<@{user}>, your move in game #{id}: **{button}** on the board above.").format(
-        user=user_id, id=info.id, button=localise(SHOW_HAND_BUTTON)
+    return fill(
+        _("<@{user}>, your move in game #{id}: **{button}** on the board above."),
+        user=user_id,
+        id=info.id,
+        button=localise(SHOW_HAND_BUTTON),
     )
 
 
 def board_without_picture() -> str:
     # TRANSLATORS: added under a board posted as text only, when Discord refused its picture.
     # TRANSLATORS: {board} is the command /schotten board (a clickable mention).
-    return "\n" + _("*(Discord refused the picture here; {board} shows it.)*").format(
-        board=mention("board")
+    return "\n" + fill(
+        _("*(Discord refused the picture here; {board} shows it.)*"), board=mention("board")
     )
 
 
@@ -249,15 +282,18 @@ def missing_permissions(have: discord.Permissions, *, in_thread: bool, use_threa
         return ""
     # TRANSLATORS: {permissions} lists Discord's permission names ("Attach Files and Embed
     # Links"), as the client shows them.
-    return _(
-        "I cannot host a game in this channel: I lack {permissions} here, which a member who"
-        " can manage this channel's permissions (or the server's roles) can grant me."
-    ).format(permissions=format_list(missing, locale=current()))
+    return fill(
+        _(
+            "I cannot host a game in this channel: I lack {permissions} here, which a member who"
+            " can manage this channel's permissions (or the server's roles) can grant me."
+        ),
+        permissions=format_list(missing, locale=current()),
+    )
 
 
 def moved_here(info: MatchInfo) -> str:
     # TRANSLATORS: the first line of a board brought to a new channel by /schotten board.
-    return _("Game #{id} lost its channel, so it goes on here.").format(id=info.id)
+    return fill(_("Game #{id} lost its channel, so it goes on here."), id=info.id)
 
 
 # Discord's codes for a channel that is gone or out of the bot's sight.
@@ -299,10 +335,11 @@ def challenge_text(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
     # <t:{expires}:R> is shown by Discord as "in 10 minutes"; {accept} is the command
     # /schotten accept (a clickable mention).
-    return _(
-        "<@{user}>: {challenge}! Accept or decline below (or {accept})."
-        " The challenge expires <t:{expires}:R>."
-    ).format(
+    return fill(
+        _(
+            "<@{user}>: {challenge}! Accept or decline below (or {accept})."
+            " The challenge expires <t:{expires}:R>."
+        ),
         user=info.opponent.id,
         challenge=localise(info.describe()),
         expires=int(info.expires_at),
@@ -311,8 +348,8 @@ def challenge_text(info: ChallengeInfo) -> str:
 
 
 def computer_game(info: ChallengeInfo) -> str:
-    return _("{challenge}. The computer is ready: good luck!").format(
-        challenge=localise(info.describe())
+    return fill(
+        _("{challenge}. The computer is ready: good luck!"), challenge=localise(info.describe())
     )
 
 
@@ -320,39 +357,49 @@ def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
     """The challenge message once accepted; `thread`: the mention of the game's thread."""
     challenge = localise(info.describe())
     if thread is not None:
-        return _("{player} accepted: {challenge}. The game is on in {thread}!").format(
-            player=info.opponent.name, challenge=challenge, thread=thread
+        return fill(
+            _("{player} accepted: {challenge}. The game is on in {thread}!"),
+            player=info.opponent.name,
+            challenge=challenge,
+            thread=thread,
         )
-    return _("{player} accepted: {challenge}. The game is on!").format(
-        player=info.opponent.name, challenge=challenge
+    return fill(
+        _("{player} accepted: {challenge}. The game is on!"),
+        player=info.opponent.name,
+        challenge=challenge,
     )
 
 
 def declined(info: ChallengeInfo) -> str:
-    return _("{player} declined: {challenge}.").format(
-        player=info.opponent.name, challenge=localise(info.describe())
+    return fill(
+        _("{player} declined: {challenge}."),
+        player=info.opponent.name,
+        challenge=localise(info.describe()),
     )
 
 
 def expired(info: ChallengeInfo) -> str:
-    return _("{challenge}: nobody answered in time, so the challenge has expired.").format(
-        challenge=localise(info.describe())
+    return fill(
+        _("{challenge}: nobody answered in time, so the challenge has expired."),
+        challenge=localise(info.describe()),
     )
 
 
 def started(info: MatchInfo) -> str:
-    return _("The game begins: {first} against {second}.").format(
-        first=info.names[0], second=info.names[1]
+    return fill(
+        _("The game begins: {first} against {second}."), first=info.names[0], second=info.names[1]
     )
 
 
 def thread_name(info: ChallengeInfo) -> str:
     # TRANSLATORS: the name of a game's thread: "Alice vs Bob", "Alice vs Computer".
     if info.ai_level:
-        name = _("{challenger} vs Computer").format(challenger=info.challenger.name)
+        name = fill(_("{challenger} vs Computer"), challenger=info.challenger.name)
     else:
-        name = _("{challenger} vs {opponent}").format(
-            challenger=info.challenger.name, opponent=info.opponent.name
+        name = fill(
+            _("{challenger} vs {opponent}"),
+            challenger=info.challenger.name,
+            opponent=info.opponent.name,
         )
     return name[:90]
 
@@ -361,14 +408,21 @@ def reminder(r: Reminder) -> str:
     hours = round(r.waiting_hours)
     if r.forfeit_in_hours is not None:
         # TRANSLATORS: "h" is hours; {forfeit} is in about how many hours the game is lost.
-        return _(
-            "<@{user}>, game #{id} has been waiting for your move for {hours} h."
-            " The game is forfeited on time in about {forfeit} h."
-        ).format(
-            user=r.user_id, id=r.match_id, hours=hours, forfeit=max(1, round(r.forfeit_in_hours))
+        return fill(
+            _(
+                "<@{user}>, game #{id} has been waiting for your move for {hours} h."
+                " The game is forfeited on time in about {forfeit} h."
+            ),
+            user=r.user_id,
+            id=r.match_id,
+            hours=hours,
+            forfeit=max(1, round(r.forfeit_in_hours)),
         )
-    return _("<@{user}>, game #{id} has been waiting for your move for {hours} h.").format(
-        user=r.user_id, id=r.match_id, hours=hours
+    return fill(
+        _("<@{user}>, game #{id} has been waiting for your move for {hours} h."),
+        user=r.user_id,
+        id=r.match_id,
+        hours=hours,
     )
 
 
@@ -383,7 +437,7 @@ def rating_lines(info: MatchInfo, changes: Sequence[RatingChange]) -> list[str]:
             return [_("Games against the computer do not change ratings.")]
         return []
     # TRANSLATORS: {changes} is a list like "Alice: 1032 (+32), Bob: 968 (-32)".
-    return [_("Ratings: {changes}").format(changes=", ".join(shown))]
+    return [fill(_("Ratings: {changes}"), changes=", ".join(shown))]
 
 
 def what_you_did(result: MoveResult) -> str:
@@ -392,4 +446,4 @@ def what_you_did(result: MoveResult) -> str:
     language (the mover's)."""
     info = result.info
     said = [localise(e.describe(info.names, you=result.seat)) for e in result.events]
-    return " ".join(said) or _("You played `{move}`.").format(move=result.text)
+    return " ".join(said) or fill(_("You played `{move}`."), move=result.text)

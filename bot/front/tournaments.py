@@ -78,7 +78,7 @@ def format_name(fmt: str) -> str:
 
 def player_count(count: int) -> str:
     """ "1 player", "5 players"."""
-    return ngettext("{count} player", "{count} players", count).format(count=count)
+    return fill(ngettext("{count} player", "{count} players", count), count=count)
 
 
 def tournament_rounds(count: int) -> str:
@@ -129,13 +129,13 @@ def _sign_up(status: str) -> str:
         return _("Sign-up is closed: the tournament is finished.")
     if status == "cancelled":
         return _("Sign-up is closed: the tournament is cancelled.")
-    return _("Sign-up is closed: the tournament is {status}.").format(status=status)
+    return fill(_("Sign-up is closed: the tournament is {status}."), status=status)
 
 
 def announcement(t: TournamentInfo) -> str:
     """The tournament's post (in the server's language: the caller speaks it)."""
     names = ", ".join(e.name for e in t.entrants) or _("nobody yet")
-    players = _("Players ({count}): {names}.").format(count=len(t.entrants), names=names)
+    players = fill(_("Players ({count}): {names}."), count=len(t.entrants), names=names)
     return f"{_kind(t)}\n{players}\n{_sign_up(t.status)}"
 
 
@@ -144,23 +144,34 @@ def pairing_line(t: TournamentInfo, g: Pairing, *, ping: bool) -> str:
         return f"<@{user}>" if ping else t.name_of(user)
 
     if g.second_id is None:
-        return _("• {player}: bye (1 point)").format(player=who(g.first_id))
+        return fill(_("• {player}: bye (1 point)"), player=who(g.first_id))
     first, second = who(g.first_id), who(g.second_id)
     if g.points is not None:
         a, b = (points_text(p) for p in g.points)
         if g.forfeit:
-            return _("• {first} vs {second}: {first_points}–{second_points} (forfeit)").format(
-                first=first, second=second, first_points=a, second_points=b
+            return fill(
+                _("• {first} vs {second}: {first_points}–{second_points} (forfeit)"),
+                first=first,
+                second=second,
+                first_points=a,
+                second_points=b,
             )
-        return _("• {first} vs {second}: {first_points}–{second_points}").format(
-            first=first, second=second, first_points=a, second_points=b
+        return fill(
+            _("• {first} vs {second}: {first_points}–{second_points}"),
+            first=first,
+            second=second,
+            first_points=a,
+            second_points=b,
         )
     if g.channel_id is not None:
         # TRANSLATORS: <#{channel_id}> is Discord's link to the game's thread.
-        return _("• {first} vs {second} in <#{channel_id}>").format(
-            first=first, second=second, channel_id=g.channel_id
+        return fill(
+            _("• {first} vs {second} in <#{channel_id}>"),
+            first=first,
+            second=second,
+            channel_id=g.channel_id,
         )
-    return _("• {first} vs {second}").format(first=first, second=second)
+    return fill(_("• {first} vs {second}"), first=first, second=second)
 
 
 def _winners(names: list[str]) -> str:
@@ -169,7 +180,7 @@ def _winners(names: list[str]) -> str:
         return ""
     text = names[0]
     for name in names[1:]:
-        text = _("{first} and {second}").format(first=text, second=name)
+        text = fill(_("{first} and {second}"), first=text, second=name)
     return text
 
 
@@ -252,10 +263,11 @@ class TournamentCommands(app_commands.Group):
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 # TRANSLATORS: {players} is "5 players", {rounds} "3 rounds" (of the
                 # tournament), {hours} a number of hours.
-                text = _(
-                    "**{name}** has started: {players}, {rounds} of {hours} h."
-                    " Round 1's games are opening now."
-                ).format(
+                text = fill(
+                    _(
+                        "**{name}** has started: {players}, {rounds} of {hours} h."
+                        " Round 1's games are opening now."
+                    ),
                     name=t.name,
                     players=player_count(len(t.entrants)),
                     rounds=tournament_rounds(t.rounds),
@@ -305,8 +317,11 @@ class TournamentCommands(app_commands.Group):
                 )
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 lines = await self.front.desk.pairing_lines(t, r, ping=False)
-                head = _("**{name}**, round {round} of {rounds}:").format(
-                    name=t.name, round=r, rounds=t.rounds
+                head = fill(
+                    _("**{name}**, round {round} of {rounds}:"),
+                    name=t.name,
+                    round=r,
+                    rounds=t.rounds,
                 )
             await interaction.followup.send("\n".join([head, *lines]), allowed_mentions=QUIET)
 
@@ -321,10 +336,13 @@ class TournamentCommands(app_commands.Group):
             )
             await self.front.desk.refresh(t)
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
-                text = _(
-                    "**{name}** is cancelled. Games under way can still be played out; they"
-                    " no longer count for it."
-                ).format(name=t.name)
+                text = fill(
+                    _(
+                        "**{name}** is cancelled. Games under way can still be played out; they"
+                        " no longer count for it."
+                    ),
+                    name=t.name,
+                )
             await interaction.followup.send(text)
 
     @app_commands.command(name="list", description="Tournaments open or running here")
@@ -372,10 +390,8 @@ def _live_line(t: TournamentInfo) -> str:
     if t.status == "open":
         # TRANSLATORS: {format} is Swiss or round robin; {game} describes the matches;
         # {players} is "5 players".
-        return _("• **{name}**: {format}, {game}, {players}, open for sign-up").format(**values)
-    return _("• **{name}**: {format}, {game}, {players}, round {round} of {rounds}").format(
-        **values
-    )
+        return fill(_("• **{name}**: {format}, {game}, {players}, open for sign-up"), **values)
+    return fill(_("• **{name}**: {format}, {game}, {players}, round {round} of {rounds}"), **values)
 
 
 def _spec(game: str, rounds_of_match: int) -> MatchSpec:
@@ -444,13 +460,17 @@ class TournamentDesk:
     async def join(self, interaction: discord.Interaction, tid: int) -> None:
         await acknowledge(interaction, private=True)
         t = await self.tournaments.join(tid, member_of(interaction.user))
-        text = ngettext(
-            "You joined **{name}** ({count} player so far). Your games will open in threads"
-            " of its channel, and your hand comes by DM as in any game.",
-            "You joined **{name}** ({count} players so far). Your games will open in threads"
-            " of its channel, and your hand comes by DM as in any game.",
-            len(t.entrants),
-        ).format(name=t.name, count=len(t.entrants))
+        text = fill(
+            ngettext(
+                "You joined **{name}** ({count} player so far). Your games will open in threads"
+                " of its channel, and your hand comes by DM as in any game.",
+                "You joined **{name}** ({count} players so far). Your games will open in threads"
+                " of its channel, and your hand comes by DM as in any game.",
+                len(t.entrants),
+            ),
+            name=t.name,
+            count=len(t.entrants),
+        )
         await interaction.followup.send(text, ephemeral=True)
         await self.refresh(t)
 
@@ -506,11 +526,14 @@ class TournamentDesk:
                 channel = await self.front.channel(info.channel_id)
                 if channel is not None:
                     with speaking(await self.front.server_language(info.guild_id)):
-                        text = _(
-                            "Game #{game_id} is over: neither player moved before the round's"
-                            " deadline, so both lose it in the tournament. It does not change"
-                            " ratings."
-                        ).format(game_id=match_id)
+                        text = fill(
+                            _(
+                                "Game #{game_id} is over: neither player moved before the round's"
+                                " deadline, so both lose it in the tournament. It does not change"
+                                " ratings."
+                            ),
+                            game_id=match_id,
+                        )
                     await _send(channel, text)
             for t, g in await self.tournaments.to_start():
                 await self._open_game(t, g)
@@ -524,7 +547,8 @@ class TournamentDesk:
         language = await self.front.server_language(t.guild_id)  # public: the server's
         with speaking(language):
             # TRANSLATORS: a thread's name (at most 90 characters); R{round}: round {round}.
-            name = _("{name} R{round}: {first} vs {second}").format(
+            name = fill(
+                _("{name} R{round}: {first} vs {second}"),
                 name=t.name,
                 round=g.round,
                 first=t.name_of(g.first_id),
@@ -546,10 +570,11 @@ class TournamentDesk:
             await quietly(thread.add_user(discord.Object(user)))
         with speaking(language):
             # TRANSLATORS: <t:{deadline}:R> is Discord's "in 2 days" (in the reader's language).
-            text = _(
-                "**{name}**, round {round}: <@{first}> against <@{second}>. The round ends"
-                " <t:{deadline}:R>; a game still going then is lost by the player it waits for."
-            ).format(
+            text = fill(
+                _(
+                    "**{name}**, round {round}: <@{first}> against <@{second}>. The round ends"
+                    " <t:{deadline}:R>; a game still going then is lost by the player it waits for."
+                ),
                 name=t.name,
                 round=g.round,
                 first=g.first_id,
@@ -574,10 +599,11 @@ class TournamentDesk:
                 if t.status == "running":
                     lines = await self.pairing_lines(t, t.round, ping=True)
                     # TRANSLATORS: <t:{deadline}:f> is Discord's date and time of the deadline.
-                    head = _(
-                        "🏆 **{name}**, round {round} of {rounds}: the games are open, each in"
-                        " its thread. The round ends <t:{deadline}:f>."
-                    ).format(
+                    head = fill(
+                        _(
+                            "🏆 **{name}**, round {round} of {rounds}: the games are open, each in"
+                            " its thread. The round ends <t:{deadline}:f>."
+                        ),
                         name=t.name,
                         round=t.round,
                         rounds=t.rounds,
@@ -591,8 +617,10 @@ class TournamentDesk:
                     content, file = await self.standings_message(t, 1, table)
                     winners = [t.name_of(s.player) for s in table if s.rank == 1]
                     # TRANSLATORS: {winners} is one name, or several joined by "and".
-                    head = _("🏆 **{name}** is over. Winner: **{winners}**!").format(
-                        name=t.name, winners=_winners(winners)
+                    head = fill(
+                        _("🏆 **{name}** is over. Winner: **{winners}**!"),
+                        name=t.name,
+                        winners=_winners(winners),
                     )
                     sent = await _send(channel, f"{head}\n{content}", file=file)
                     upto = t.rounds + 1
@@ -618,25 +646,33 @@ class TournamentDesk:
             )
         rows = table[(page - 1) * PAGE : page * PAGE]
         if t.status == "open" or not rows:
-            text = ngettext(
-                "**{name}** has not started; {count} player signed up.",
-                "**{name}** has not started; {count} players signed up.",
-                len(t.entrants),
-            ).format(name=t.name, count=len(t.entrants))
+            text = fill(
+                ngettext(
+                    "**{name}** has not started; {count} player signed up.",
+                    "**{name}** has not started; {count} players signed up.",
+                    len(t.entrants),
+                ),
+                name=t.name,
+                count=len(t.entrants),
+            )
             return text, None
         done = t.round if t.status != "running" else t.round - 1
         if t.status == "finished":
             when = _("final standings")
         else:
-            when = _("after round {round} of {rounds}").format(round=done, rounds=t.rounds)
+            when = fill(_("after round {round} of {rounds}"), round=done, rounds=t.rounds)
         png = await asyncio.to_thread(_draw_standings, t, rows, table, when, current())
         if pages > 1:
             # TRANSLATORS: {when} is "final standings" or "after round 2 of 5".
-            caption = _("**{name}** · {when} · page {page} of {pages}").format(
-                name=t.name, when=when, page=page, pages=pages
+            caption = fill(
+                _("**{name}** · {when} · page {page} of {pages}"),
+                name=t.name,
+                when=when,
+                page=page,
+                pages=pages,
             )
         else:
-            caption = _("**{name}** · {when}").format(name=t.name, when=when)
+            caption = fill(_("**{name}** · {when}"), name=t.name, when=when)
         return caption, discord.File(io.BytesIO(png), filename=f"standings-{t.id}.png")
 
 

@@ -78,7 +78,8 @@ ALSO = {
 # Words that show a text is in the other of our two languages.
 # (Words both languages share, "Partie", "Hand", "points", are left out.)
 FRENCH = re.compile(r"\b(vous|votre|borne|bornes|coup|joué|contre)\b", re.IGNORECASE)
-GERMAN = re.compile(r"\b(du|dein|deine|Stein|Steine|Zug|gegen|gespielt)\b")
+# (Not "du": French has it too, "du côté du Défenseur".)
+GERMAN = re.compile(r"\b(dein|deine|deinen|Stein|Steine|Zug|gegen|gespielt)\b")
 
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # letters, accented too: "höhere" is one word
 MENTION = re.compile(r"</[^>]+:\d+>|<[@#t:a][^>]*>|https?://\S+")
