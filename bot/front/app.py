@@ -324,7 +324,7 @@ class Front:
             question = _("Resign the whole match against {opponent}?")
         else:
             question = _("Resign the game against {opponent}?")
-        await say(interaction, question.format(opponent=opponent), view=view)
+        await say(interaction, fill(question, opponent=opponent), view=view)
 
     async def show_step(
         self,

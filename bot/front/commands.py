@@ -562,7 +562,7 @@ def _streak(kind: str, n: int) -> str:
         text = ngettext("Current streak: {count} loss", "Current streak: {count} losses", n)
     else:
         text = ngettext("Current streak: {count} draw", "Current streak: {count} draws", n)
-    return text.format(count=n)
+    return fill(text, count=n)
 
 
 def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
@@ -574,7 +574,7 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     finished = ngettext(
         "{count} finished game: {record}", "{count} finished games: {record}", overall.games
     )
-    lines = [finished.format(count=overall.games, record=localise(overall.describe()))]
+    lines = [fill(finished, count=overall.games, record=localise(overall.describe()))]
     if stats.streak:
         lines.append(_streak(*stats.streak))
     if stats.active:

@@ -607,7 +607,7 @@ def step_view(
                 prompt = _("**{tactic}**: discard the {card} on stone {place}?")
             else:
                 prompt = _("**{tactic}**: discard the {card} on tile {place}?")
-            prompt = prompt.format(tactic=title(family), card=card_label(card), place=place)
+            prompt = fill(prompt, tactic=title(family), card=card_label(card), place=place)
         else:
             prompt = fill(
                 _("**{tactic}** {card}: where to?"), tactic=title(family), card=card_label(what)

@@ -18,7 +18,7 @@ from lang import N_, _, current, fill, localise, mention, ngettext
 def _who(info: MatchInfo, seat: int, *, by_mention: bool = False) -> str:
     """A player's name (with their role in Schotten Totten 2); with `by_mention`, a member
     is named by their mention instead (the computer keeps its name)."""
-    name = info.names[seat]
+    name = localise(info.names[seat])  # the computer's name is a Phrase
     if by_mention and seat != info.ai_seat:
         name = f"<@{info.players[seat]}>"
     if info.spec.game == "st2":
@@ -52,7 +52,7 @@ def turn_line(info: MatchInfo, *, by_mention: bool = False) -> str:
     # TRANSLATORS: {player} is the name of the player the game waits for (in Schotten
     # Totten 2 followed by their role), the rest what they are doing now.
     line = _(_PHASE_LINES.get(phase, _PHASE_LINES["prepare"]))
-    return line.format(player=_who(info, seat, by_mention=by_mention))
+    return fill(line, player=_who(info, seat, by_mention=by_mention))
 
 
 # What the player the game waits for is doing, in the words of the picture's badge
@@ -162,7 +162,7 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     # TRANSLATORS: {channel} is a link to the game's channel; {state} one of "**Your move.**
     # Choose below...", "Waiting for Bob." or how the game ended.
     text = _("Your hand in game #{id} against {opponent} ({channel}). {state}")
-    parts = [note, text.format(id=info.id, opponent=opponent, channel=where, state=state)]
+    parts = [note, fill(text, id=info.id, opponent=opponent, channel=where, state=state)]
     return "\n".join(p for p in parts if p)
 
 
@@ -210,7 +210,7 @@ def games_elsewhere(games: Sequence[MatchInfo], user_id: int) -> str:
     # TRANSLATORS: one item of a list of games: {channel} is a link to its thread.
     item = _("{channel} (game #{id} against {opponent})")
     shown = [
-        item.format(channel=f"<#{g.channel_id}>", id=g.id, opponent=_opponent(g, user_id))
+        fill(item, channel=f"<#{g.channel_id}>", id=g.id, opponent=_opponent(g, user_id))
         for g in games[:MAX_LISTED]
     ]
     # TRANSLATORS: {games} lists the member's games, each with a link to its thread.
@@ -328,7 +328,7 @@ def board_refused(info: MatchInfo, code: int) -> str:
             " board."
         )
     # TRANSLATORS (above): {board} is the command /schotten board (a clickable mention).
-    return text.format(channel=info.channel_id, id=info.id, code=code, board=mention("board"))
+    return fill(text, channel=info.channel_id, id=info.id, code=code, board=mention("board"))
 
 
 def challenge_text(info: ChallengeInfo) -> str:

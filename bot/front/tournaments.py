@@ -85,7 +85,7 @@ def tournament_rounds(count: int) -> str:
     """ "1 round", "5 rounds": a tournament's rounds (not a match's)."""
     # TRANSLATORS: a tournament's rounds (French "rondes", not the "manches" of a match).
     text = npgettext("tournament", "{count} round", "{count} rounds", count)
-    return text.format(count=count)
+    return fill(text, count=count)
 
 
 def _kind(t: TournamentInfo) -> str:

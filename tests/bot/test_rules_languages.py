@@ -9,7 +9,9 @@ from collections import Counter
 
 import pytest
 
+from bot.front.rules import _SIEGE_WORDS as SIEGE_WORDS
 from bot.front.rules import TOPICS, rules_topic
+from bot.notation import canonical
 from lang import pgettext, speaking
 from lang.catalogs import MISSES
 
@@ -17,6 +19,10 @@ LANGUAGES = ("fr", "de")
 # Card codes: ST1 R1..P9, ST2 R0..P11.
 CARD = re.compile(r"\b[ROYGBP](?:1[01]|[0-9])\b")
 BACKTICKED = re.compile(r"`[^`]+`")
+OTHER_WORDS = (
+    "The keywords also have French and German words: `revendiquer 4`, `beanspruchen 4`,"
+    " `piocher tactique`, `rückzug 2 5`."
+)
 
 
 def page(topic: str | None, language: str) -> tuple[tuple[str, str], Counter]:
@@ -33,15 +39,15 @@ def test_english_is_the_source():
             if topic == "overview":  # the list of topics follows the text
                 body += "\nTopics: " + ", ".join(f"`{t}`" for t in TOPICS if t != topic) + "."
             if topic == "notation":  # the command, named where Discord shows a mention
-                body = "Type moves with `/schotten move`.\n" + body
+                body = "Type moves with `/schotten move`.\n" + body + "\n" + OTHER_WORDS
             assert rules_topic(topic) == (title, body)
 
 
 def without_topics(topic: str, text: str) -> str:
     """A page without the list of topics that ends the overview, nor the line naming the
     command that opens the notation page."""
-    if topic == "notation":
-        return text.partition("\n")[2]
+    if topic == "notation":  # and the last line, on the other languages' words
+        return text.partition("\n")[2].rpartition("\n")[0]
     return text.rpartition("\n")[0] if topic == "overview" else text
 
 
@@ -74,8 +80,17 @@ def test_each_page_keeps_notation_and_markup(topic, language):
     en_title, en_body = TOPICS[topic]
     (title, body), _ = page(topic, language)
     for en, text in ((en_title, title), (en_body, without_topics(topic, body))):
-        # Move notation and card codes are what members type: never translated.
-        assert Counter(BACKTICKED.findall(text)) == Counter(BACKTICKED.findall(en))
+        # Move notation and card codes are what members type: never translated, but the
+        # notation page's examples are in the reader's words, the same moves read back.
+        if topic == "notation":
+            examples = BACKTICKED.findall(en)
+            shown = BACKTICKED.findall(text)
+            assert len(shown) == len(examples)
+            for example, local in zip(examples, shown, strict=True):
+                game = "st2" if example.strip("`").split(" ")[0] in SIEGE_WORDS else "st1"
+                assert canonical(local, game) == example, (local, example)
+        else:
+            assert Counter(BACKTICKED.findall(text)) == Counter(BACKTICKED.findall(en))
         assert Counter(CARD.findall(text)) == Counter(CARD.findall(en))
         # The same bold and italic spans, and the same lines.
         assert text.count("**") == en.count("**")
