@@ -144,9 +144,29 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
     )
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
-    body = "\n".join(f"• {localise(line)}" for line in lines if line)
-    turn = turn_line(info, by_mention=mentions)
-    return "\n".join(part for part in (head, body, turn) if part)[:2000]
+    events = [f"• {localise(line)}" for line in lines if line]
+    return fit_message(head, events, turn_line(info, by_mention=mentions))
+
+
+# Discord's limit on a message's text (discord_loopback/limits.py has its docs page).
+MESSAGE_LIMIT = 2000
+
+
+def fit_message(head: str, events: Sequence[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`head`, the event lines and `tail` on lines of their own, in at most `limit` characters:
+    when they do not fit (a long turn of passes against the computer), the oldest events give
+    way to "• …", so the first line and the result or the turn's line are always read."""
+    shown = list(events)
+    dropped = False
+    while True:
+        body = (["• …"] if dropped else []) + shown
+        text = "\n".join(part for part in (head, *body, tail) if part)
+        if len(text) <= limit:
+            return text
+        if not shown:
+            return text[: limit - 1] + "…"
+        shown.pop(0)
+        dropped = True
 
 
 def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:

@@ -76,3 +76,16 @@ def test_game_two_of_a_revenge_match_gives_the_figure_to_beat():
         assert f"{other} wins the match by" in line and f"more than {figure}" in line
         seen.add(first.outcome.winner == first.attacker)
     assert seen == {True, False}  # both kinds of first game were met
+
+
+def test_a_board_too_long_for_discord_drops_its_oldest_events_not_its_result():
+    head = "**Schotten Totten** · Alice vs Computer (easy) · game #7"
+    events = [f"• Alice passes, turn {n}." for n in range(200)]
+    result = "🏆 **Computer (easy) wins** (three adjacent stones)."
+    text = texts.fit_message(head, events, result)
+    assert len(text) <= 2000
+    lines = text.split("\n")
+    assert lines[0] == head and lines[1] == "• …" and lines[-1] == result
+    assert lines[-2] == events[-1]  # the newest events stay
+    # Short enough: nothing dropped.
+    assert texts.fit_message(head, events[:3], result) == "\n".join([head, *events[:3], result])
