@@ -133,7 +133,7 @@ def _normal(transcript: str) -> str:
     """Snowflake ids, timestamps and the run's folder differ between runs; nothing else."""
     transcript = re.sub(r"[0-9]{16,20}", "ID", transcript)
     transcript = re.sub(r"<t:[0-9]+:R>", "T", transcript)
-    return re.sub(r"classic-seed3(-2)?", "RUN", transcript)
+    return re.sub(r"classic-en-seed3(-2)?", "RUN", transcript)
 
 
 async def test_the_sandbox_is_repeatable_from_its_seed_and_keeps_runs_apart(tmp_path, capsys):
@@ -144,8 +144,8 @@ async def test_the_sandbox_is_repeatable_from_its_seed_and_keeps_runs_apart(tmp_
     first = capsys.readouterr().out
     assert await run_sandbox("classic", out, seed=3) == 0
     second = capsys.readouterr().out
-    assert sorted(p.name for p in out.iterdir()) == ["classic-seed3", "classic-seed3-2"]
+    assert sorted(p.name for p in out.iterdir()) == ["classic-en-seed3", "classic-en-seed3-2"]
     assert _normal(first) == _normal(second)
     assert await run_sandbox("classic", out, seed=4) == 0
     other = capsys.readouterr().out
-    assert _normal(other).replace("classic-seed4", "RUN") != _normal(first)
+    assert _normal(other).replace("classic-en-seed4", "RUN") != _normal(first)
