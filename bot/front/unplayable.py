@@ -12,25 +12,14 @@ from engine.api import Playable, load_match
 from engine.cardgame import tactic_limit
 from engine.cards import Tactic, TacticCard, card_from_code
 from engine.errors import GameError
+from engine.st2.board import ACTIONS as ST2_ACTIONS
 from lang import _, localise, message_of
 
 # Errors about one place (full, claimed) do not say why the card is out everywhere.
 _PLACE_WORDS = ("full", "claimed", "already", "no stone", "no tile")
 # Tactic cards played on their own, not on a place: a ruse or an action.
-_ON_ITS_OWN = frozenset(
-    {
-        Tactic.RECRUITER,
-        Tactic.STRATEGIST,
-        Tactic.BANSHEE,
-        Tactic.TRAITOR,
-        Tactic.REDEPLOY,
-        Tactic.RECRUIT,
-        Tactic.DESERT,
-        Tactic.TREASON,
-        Tactic.EXPLODE,
-        Tactic.SUPPORT,
-        Tactic.EXCHANGE,
-    }
+_ON_ITS_OWN = (
+    frozenset({Tactic.RECRUITER, Tactic.STRATEGIST, Tactic.BANSHEE, Tactic.TRAITOR}) | ST2_ACTIONS
 )
 # Of those, the ones whose whole move is the card's name.
 _WHOLE_MOVE = frozenset({Tactic.RECRUITER, Tactic.EXCHANGE})
