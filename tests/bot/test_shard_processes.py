@@ -246,7 +246,7 @@ async def play(run: Run, game: Game, deadline: float) -> None:
         member = game.members[info.deciding_user]  # type: ignore[index]
         channel = run.emu.world.channel(info.channel_id)
         hand = controls(member, channel, info)
-        if not run.shown(game.id, info.version) or hand is None:
+        if not await board_seen(run, game.id, info.version) or hand is None:
             await asyncio.sleep(0.1)  # members act on the board and the hand they see
             continue
         async with run.slots:
@@ -264,6 +264,15 @@ async def play(run: Run, game: Game, deadline: float) -> None:
             # Then look again (the move may have been stored); not at once, or the games
             # whose shard is down would take most slots with moves that wait for it.
             await asyncio.sleep(2.0)
+
+
+async def board_seen(run: Run, match_id: int, version: int) -> bool:
+    """Whether the board of this version is in the chat, or was held back because the mover's
+    turn goes on (they see the position in their hand's reply: README rule R-23)."""
+    if run.shown(match_id, version):
+        return True
+    row = await run.service.store.board_row(match_id, version)
+    return row is not None and row["status"] == "skipped"
 
 
 async def start_game(
@@ -564,8 +573,13 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
             await asyncio.gather(*players)
             for game in run.games:
                 info = await service.match(game.id)
+                member = game.members[info.deciding_user]  # type: ignore[index]
+                channel = run.emu.world.channel(info.channel_id)
                 assert finished(run, game) or info.is_over, (
-                    f"game {game.id} stalled at {info.version}:\n{scene.log_tails()}"
+                    f"game {game.id} stalled at {info.version}: board seen"
+                    f" {await board_seen(run, game.id, info.version)}, hand"
+                    f" {controls(member, channel, info) is not None}; files"
+                    f" {sorted(f for f in run.files if f'-{game.id}-' in f)}\n{scene.log_tails()}"
                 )
 
             # What the dead process had claimed, a live one sends once the claim ran out.
