@@ -141,9 +141,7 @@ async def test_the_sandbox_tour_goes_through_every_step_and_prints_its_chat(tmp_
 
     out = tmp_path / "sandbox-out"
     async with Emulator() as emu, emu.point_discord():
-        code = await run_sandbox(
-            "siege-tactics", out, seed=3, language="de", tour=True, emulator=emu
-        )
+        code = await run_sandbox("tactics", out, seed=3, language="de", tour=True, emulator=emu)
         guild = emu.guilds[0]
         members = [guild.member(n) for n in ("Alice", "Bob", "Carol")]
         problems = problems_in(emu, guild, members, "de", ("Alice", "Bob", "Carol"))
@@ -168,7 +166,7 @@ async def test_the_sandbox_tour_goes_through_every_step_and_prints_its_chat(tmp_
     assert printed.rstrip().endswith("fit Discord's published API description.")
     # Every picture saved, in the folder named after the game, the language and the seed.
     (run,) = out.iterdir()
-    assert run.name == "siege-tactics-de-seed3"
+    assert run.name == "tactics-de-seed3"
     saved = [p.name for p in run.iterdir()]
     for kind in ("board-", "hand-", "rating-", "replay.gif", "chances-", "move-", "standings-"):
         assert any(kind in name for name in saved), kind
