@@ -7,7 +7,7 @@ click on controls made for an older position is refused by the service's version
 
 All callbacks go through `Control.callback`, which speaks the clicking member's language
 (and remembers it for later DMs), and sends every refusal and every unexpected error down the
-one error path (`bot.front.replies.report`).
+one error path (`bot.front.replies.on_click`, then `report`).
 
 Labels are written when a control is made, in the current language: a board's in the
 server's, a hand's in its player's. A control rebuilt from its custom_id to run a click has
@@ -26,7 +26,7 @@ import discord
 from bot.errors import Refused
 from bot.front.picker import Picker, SetChoice, build_picker, card_label, set_move, title
 from bot.front.ports import ControlsFront
-from bot.front.replies import report
+from bot.front.replies import on_click
 from bot.store import valid_id
 from bot.wording import (
     ACCEPT_BUTTON,
@@ -51,14 +51,11 @@ class Control(discord.ui.DynamicItem[Any], template=r"sch:never"):
     """Base of every control: one error path for all of them."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            front = front_of(interaction)
-            await front.listen(interaction)  # the member's language, from here on
+        async def work(front: ControlsFront) -> None:
             read_control(self.custom_id, _values(interaction))  # refuses what cannot be
-            async with front.working():
-                await self.run(interaction)
-        except Exception as error:  # the one error path
-            await report(interaction, error, where=self.custom_id)
+            await self.run(interaction)
+
+        await on_click(interaction, self.custom_id, work)
 
     async def run(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError

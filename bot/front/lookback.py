@@ -23,7 +23,7 @@ from bot import lookback
 from bot.errors import Refused
 from bot.front import sharing
 from bot.front.ports import LookbackFront
-from bot.front.replies import QUIET, acknowledge, report
+from bot.front.replies import QUIET, acknowledge, on_click
 from bot.front.sharing import Answer, ShareButton, answers, send_private
 from bot.lookback import Finished
 from bot.notation import in_language
@@ -244,13 +244,11 @@ class ReplayStepButton(
         return cls(int(match["match"]), int(match["move"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            front = interaction.client.front  # type: ignore[attr-defined]
-            await front.listen(interaction)
-            async with front.working():
-                await step_to(front, interaction, self.match_id, self.move)
-        except Exception as error:  # the one error path
-            await report(interaction, error, where=self.custom_id)
+        await on_click(
+            interaction,
+            self.custom_id,
+            lambda front: step_to(front, interaction, self.match_id, self.move),
+        )
 
 
 async def step_to(
@@ -441,16 +439,13 @@ class HandsButton(
         return cls(int(match["match"]), int(match["seat"]), moves)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            front = interaction.client.front  # type: ignore[attr-defined]
-            await front.listen(interaction)
-            async with front.working():
-                await acknowledge(interaction, private=True)
-                args = [self.match_id, self.seat, *self.moves]
-                answer = await _hands(front, interaction, args)
-                await send_private(interaction, answer, "ah", *args)
-        except Exception as error:  # the one error path
-            await report(interaction, error, where=self.custom_id)
+        async def hands(front: LookbackFront) -> None:
+            await acknowledge(interaction, private=True)
+            args = [self.match_id, self.seat, *self.moves]
+            answer = await _hands(front, interaction, args)
+            await send_private(interaction, answer, "ah", *args)
+
+        await on_click(interaction, self.custom_id, hands)
 
 
 @answers("ah")

@@ -8,6 +8,7 @@ context and the person gets a short apology. Never a traceback in chat.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -64,6 +65,21 @@ async def say(
         except discord.HTTPException as e:  # then the answer fills the public message
             log.info("could not take back a public 'thinking…': %s", e)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+
+
+async def on_click(
+    interaction: discord.Interaction, where: str, work: Callable[[Any], Awaitable[None]]
+) -> None:
+    """The one path of a persistent control's click: the member's language, the front's count
+    of work under way (a clean stop waits for it), and any error told by `report`. `work`
+    gets the front."""
+    try:
+        front = interaction.client.front  # type: ignore[attr-defined]
+        await front.listen(interaction)  # the member's language, from here on
+        async with front.working():
+            await work(front)
+    except Exception as error:  # the one error path
+        await report(interaction, error, where=where)
 
 
 async def report(interaction: discord.Interaction, error: BaseException, *, where: str) -> None:

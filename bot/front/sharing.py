@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot.errors import Refused
-from bot.front.replies import MISSING, QUIET, report
+from bot.front.replies import MISSING, QUIET, on_click
 from bot.store import valid_id
 from lang import _, fill, say, speaking
 
@@ -100,13 +100,11 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
         return cls(match["kind"], [int(a) for a in match["args"].split(":")])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            front = interaction.client.front  # type: ignore[attr-defined]
-            await front.listen(interaction)
-            async with front.working():
-                await share(front, interaction, self.kind, self.args)
-        except Exception as error:  # the one error path
-            await report(interaction, error, where=self.custom_id)
+        await on_click(
+            interaction,
+            self.custom_id,
+            lambda front: share(front, interaction, self.kind, self.args),
+        )
 
 
 def understood(custom_id: str) -> bool:
