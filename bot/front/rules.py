@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.notation import in_language
+from bot.notation import KEYWORDS, in_language
 from lang import N_, _, current, fill, mention, pgettext
 
 TOPICS: dict[str, tuple[str, str]] = {
@@ -201,10 +201,7 @@ def topic_names() -> str:
 
 # The keywords that only Schotten Totten 2 has: an example starting with one is read as a
 # move of that game (the French `revendiquer` is `claim` in one game, `control` in the other).
-_SIEGE_WORDS = frozenset(
-    {"retreat", "oil", "control", "redeploy", "recruit", "desert", "treason", "explode"}
-    | {"support", "exchange", "give"}
-)
+_SIEGE_WORDS = frozenset(k.msgid for k in KEYWORDS["st2"]) - {k.msgid for k in KEYWORDS["st1"]}
 
 
 def _examples_in_words(page: str) -> str:
