@@ -977,6 +977,12 @@ class GameService:
         async with self.store.transaction() as tx:
             await self.store.retry_announcement(tx, row_id, self.clock.now() + delay, error[:500])
 
+    async def release_announcement(self, row_id: int) -> None:
+        """A send cut short by a stop: the row is free again at once (its nonce keeps a
+        second post of the same message from showing twice)."""
+        async with self.store.transaction() as tx:
+            await self.store.retry_announcement(tx, row_id, self.clock.now(), "interrupted")
+
     async def release_announcements(self) -> None:
         """At start-up: announcements an earlier run had taken are free to send again."""
         async with self.store.transaction() as tx:

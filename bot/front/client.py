@@ -88,6 +88,9 @@ class SchottenBot(discord.AutoShardedClient):
         self.front: Front | None = None
         self.computer: Computer | None = None
         self.mentions = CommandMentions()  # this application's commands, once synced
+        # Held while the timer loop works: a stop waits for it rather than cancel a
+        # delivery halfway, which would leave its row leased and unsent until the lease ends.
+        self._ticking = asyncio.Lock()
 
     async def setup_hook(self) -> None:
         await asyncio.to_thread(prepare)
@@ -142,6 +145,10 @@ class SchottenBot(discord.AutoShardedClient):
         log.info("shutting down: finishing what is under way")
         self.front.draining = True
         if self.timers.is_running():
+            try:
+                await asyncio.wait_for(self._ticking.acquire(), grace)
+            except TimeoutError:
+                log.warning("the timer loop was still working after %.0f s", grace)
             self.timers.cancel()
         if self.computer is not None:
             await self.computer.stop()
@@ -194,11 +201,15 @@ class SchottenBot(discord.AutoShardedClient):
         only delays them until the loop's first run."""
         if self.front is None:
             return
+        async with self._ticking:
+            await self._tick(self.front)
+
+    async def _tick(self, front: Front) -> None:
         try:
             # First what is owed from before (at start-up: what an earlier run stored but
             # did not announce), then what time brought.
-            await self.front.relay.deliver()
-            await self.front.handle_due()
+            await front.relay.deliver()
+            await front.handle_due()
             if self.computer is not None:
                 self.computer.wake()  # a turn another process took and dropped
         except Exception:  # keep the loop running

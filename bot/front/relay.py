@@ -168,6 +168,9 @@ class Relay:
             await self.service.announced(row["id"], status="dead", error=str(e))
             return 1
         except asyncio.CancelledError:
+            # Stopped halfway (a shutdown cancelling its sender): free the row now rather
+            # than leave it leased, so that the stop's own final delivery can send it.
+            await asyncio.shield(self.service.release_announcement(row["id"]))
             raise
         except Exception as e:
             if _refused(e):

@@ -84,6 +84,12 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
         for info in first:
             thread = emu.world.channel(info.channel_id)
             assert thread.is_thread and thread.parent is channel
+            # The thread's first post goes out through the outbox, a moment after it opens.
+            await emu.wait_for_message(
+                lambda m, t=thread: m.channel is t and m.visible_to is None,
+                timeout=10,
+                what=f"the first post in {thread.name}",
+            )
             intro = thread.public_history()[0].content
             assert all(f"<@{p}>" in intro for p in info.players)
         await emu.wait_for_message(lambda m: "round 1 of 3" in m.content, timeout=10)
