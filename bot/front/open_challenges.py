@@ -23,14 +23,13 @@ def post(info: ChallengeInfo) -> str:
     # Discord as "in 10 hours"; {cancel} is the command /schotten cancel (a mention).
     if info.for_role_id is not None:
         text = _(
-            "{challenge}! Any member of {role} may take it: the first to press **{button}**"
-            " plays. The challenge expires <t:{expires}:R>; {challenger} can take it back with"
-            " {cancel}."
+            "{challenge}! The first member of {role} to press **{button}** plays. The"
+            " challenge expires <t:{expires}:R>; {challenger} can take it back with {cancel}."
         )
     else:
         text = _(
-            "{challenge}! Anyone may take it: the first to press **{button}** plays. The"
-            " challenge expires <t:{expires}:R>; {challenger} can take it back with {cancel}."
+            "{challenge}! The first member to press **{button}** plays. The challenge"
+            " expires <t:{expires}:R>; {challenger} can take it back with {cancel}."
         )
     lines = [
         fill(

@@ -5,11 +5,13 @@ opponent optional."""
 
 import asyncio
 import json
+from dataclasses import replace
 
 import pytest
 
 from bot.clock import ManualClock
 from bot.errors import Refused
+from bot.records import Member
 from bot.sandbox import running_bot, wait_for_game
 from bot.store import open_store
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
@@ -47,7 +49,8 @@ async def test_the_first_of_two_racing_members_takes_an_open_challenge(world):
     async with running_bot(emu, db) as bot:
         post = await post_open(alice, guild, game="tactics", rounds=3, role="second")
         assert "Alice challenges anyone to Schotten Totten, Tactics, 3 rounds!" in post.content
-        assert "Anyone may take it" in post.content and "Alice will play second." in post.content
+        assert "The first member to press **Accept** plays." in post.content
+        assert "Alice will play second." in post.content
         assert [b["label"] for b in post.buttons()] == ["Accept"]  # nobody to decline it
         # Alice's own click is refused, and leaves it open.
         own = await alice.click(post, label="Accept")
@@ -90,7 +93,7 @@ async def test_a_challenge_open_to_a_role_is_refused_to_others(world):
         post = await post_open(alice, guild, game="siege", open_to=role)
         mention = f"<@&{role.id}>"
         assert f"Alice challenges any member of {mention} to Schotten Totten 2!" in post.content
-        assert f"Any member of {mention} may take it" in post.content
+        assert f"The first member of {mention} to press **Accept** plays." in post.content
         assert post.notified == []  # the role is named, not pinged
         refused = await bob.click(post, label="Accept")
         assert f"Only members of {mention} may accept this challenge." in await refusal(refused)
@@ -226,3 +229,69 @@ async def test_the_migration_keeps_challenges_and_what_refers_to_them(database, 
                     )
     finally:
         await store.close()
+
+
+# Their words in French and German ------------------------------------------------------------
+
+
+def open_texts(service_info, taken_info) -> list[str]:
+    """Everything an open challenge says, in the current language."""
+    from bot.front import open_challenges as shown
+
+    out = [
+        shown.post(service_info),
+        shown.post(replace(service_info, for_role_id=555)),
+        shown.taken(taken_info, "<#5>"),
+        shown.taken(taken_info),
+    ]
+    for first in (0, 1):
+        for variant in ("classic", "siege"):
+            spec = MatchSpec(variant, first=first)
+            line = shown.seat_line(replace(service_info, spec=spec))
+            assert line is not None
+            out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+async def test_open_challenges_speak_french_and_german(service, language):
+    from lang import catalogs, speaking
+    from tests.bot.words import problems_of, report
+
+    names = ("Amélie", "Benoît")
+    amelie, benoit = Member(ALICE.id, names[0]), Member(BOB.id, names[1])
+    ch = await service.challenge(GUILD, CHANNEL, amelie, None, MatchSpec("tactics", rounds=3))
+    info = await service.challenge_info(ch.id)
+    taken = replace(info, opponent=benoit)
+    refusals = []
+    catalogs.MISSES.clear()
+    with speaking(language):
+        said = open_texts(info, taken)
+        for call in (
+            lambda: service.accept(ch.id, amelie.id, taker=amelie),
+            lambda: service.challenge(GUILD, CHANNEL, amelie, None, MatchSpec()),
+            lambda: service.challenge(
+                GUILD, CHANNEL + 1, amelie, benoit, MatchSpec(), for_role_id=7
+            ),
+            lambda: service.decline(ch.id, benoit.id),
+        ):
+            with pytest.raises(Refused) as e:
+                await call()
+            refusals.append(message_of(e.value))
+        role = await service.challenge(GUILD, CHANNEL + 2, amelie, None, MatchSpec(), for_role_id=7)
+        with pytest.raises(Refused) as e:
+            await service.accept(role.id, benoit.id, taker=benoit, roles=[GUILD])
+        refusals.append(message_of(e.value))
+        await service.accept(ch.id, benoit.id, taker=benoit)
+        with pytest.raises(Refused) as e:
+            await service.accept(ch.id, CAROL.id, taker=CAROL)
+        refusals.append(message_of(e.value))
+    assert [m for m in catalogs.MISSES if m[0] == language] == []
+    # Outside a running bot, commands are named in text (the bot mentions them).
+    found = [
+        p
+        for p in problems_of(language, said + refusals, "open challenge", names)
+        if p.kind != "command in text"
+    ]
+    assert found == [], report(found)
+    assert "Benoît" in refusals[-1] and "<@&7>" in refusals[-2]
