@@ -299,27 +299,29 @@ class GameService:
         """Whether `user_id` (who holds the Discord `roles`) may accept now (before the bot
         opens a thread for the game)."""
         info = await self.challenge_info(challenge_id)
-        if info.for_anyone:
+        if info.for_anyone:  # any member (of its role) may take it
             open_challenges.check_taker(info, user_id, roles, now=self.clock.now())
-        elif info.ai_level is not None:
-            self._check_open(info)
+        else:
+            self._check_named(info, user_id)
+        if await self.store.active_match(info.channel_id) is not None:
+            raise Refused(say("This channel already has a game in progress."))
+        return info
+
+    def _check_named(self, info: ChallengeInfo, user_id: int) -> None:
+        """Whether `user_id` may accept a challenge made to a member or the computer."""
+        self._check_open(info)
+        if info.ai_level is not None:
             # A game against the computer starts when its challenger confirms it.
             if user_id != info.challenger.id:
                 raise Refused(
                     say("This game against the computer is {name}'s.", name=info.challenger.name)
                 )
         elif info.opponent is not None and user_id != info.opponent.id:
-            self._check_open(info)
             if user_id == info.challenger.id:
                 raise Refused(say("You cannot accept your own challenge; wait for your opponent."))
             raise Refused(
                 say("This challenge is for {name}, not for you.", name=info.opponent.name)
             )
-        else:
-            self._check_open(info)
-        if await self.store.active_match(info.channel_id) is not None:
-            raise Refused(say("This channel already has a game in progress."))
-        return info
 
     def _check_open(self, info: ChallengeInfo) -> None:
         if info.status != "open":
@@ -349,10 +351,12 @@ class GameService:
         if channel != info.channel_id and await self.store.active_match(channel) is not None:
             raise Refused(say("That thread already has a game in progress."))
         now = self.clock.now()
+        # A taker not named by the caller keeps the name stored for them, if any.
+        name = await self.store.names([user_id]) if taker is None else {}
         async with self.store.transaction() as tx:
             if info.opponent is None:
                 # Taken first, in the statement that decides between racing clicks.
-                opponent = taker or Member(user_id, "?")
+                opponent = taker or Member(user_id, name.get(user_id, "?"))
                 await open_challenges.take(self.store, tx, info, opponent, now)
             else:
                 opponent = info.opponent
