@@ -13,6 +13,7 @@ from bot.clock import ManualClock
 from bot.errors import Refused
 from bot.records import Member
 from bot.sandbox import running_bot, wait_for_game
+from bot.service import GameService
 from bot.store import open_store
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
 from engine.api import MatchSpec
@@ -165,16 +166,21 @@ async def test_an_open_challenge_expires_or_is_cancelled(world):
 # The service and the store ------------------------------------------------------------------
 
 
-async def test_racing_takers_get_one_game_in_the_service(service):
+async def test_racing_takers_get_one_game_in_the_service(service, database, clock):
     ch = await service.challenge(GUILD, CHANNEL, ALICE, None, MatchSpec("siege"))
     assert ch.opponent is None and ch.for_anyone
     with pytest.raises(Refused, match="cannot accept your own"):
         await service.accept(ch.id, ALICE.id, taker=ALICE)
-    results = await asyncio.gather(
-        service.accept(ch.id, BOB.id, taker=BOB, game_channel_id=CHANNEL + 1),
-        service.accept(ch.id, CAROL.id, taker=CAROL, game_channel_id=CHANNEL + 2),
-        return_exceptions=True,
-    )
+    # Two bot processes' services (each its own connections) take it at the same moment.
+    other = await GameService.open(database, clock=clock)
+    try:
+        results = await asyncio.gather(
+            service.accept(ch.id, BOB.id, taker=BOB, game_channel_id=CHANNEL + 1),
+            other.accept(ch.id, CAROL.id, taker=CAROL, game_channel_id=CHANNEL + 2),
+            return_exceptions=True,
+        )
+    finally:
+        await other.close()
     games = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, Refused)]
     assert len(games) == 1 and len(refused) == 1, results
