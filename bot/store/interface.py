@@ -291,16 +291,31 @@ class Store:
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         spec: str,
         ai_level: str | None,
         now: float,
         expires_at: float,
+        for_role_id: int | None = None,
     ) -> int:
+        """A challenge; with no `opponent_id`, an open one that the first member to accept
+        takes (only a member of `for_role_id`, if given)."""
         return await tx.insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, spec,"
-            " ai_level, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, channel_id, challenger_id, opponent_id, spec, ai_level, now, expires_at),
+            " ai_level, created_at, expires_at, for_anyone, for_role_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                challenger_id,
+                opponent_id,
+                spec,
+                ai_level,
+                now,
+                expires_at,
+                int(opponent_id is None),
+                for_role_id,
+            ),
         )
 
     async def challenge(self, challenge_id: int) -> Row | None:
@@ -313,6 +328,30 @@ class Store:
             "SELECT * FROM challenges WHERE status = 'open' AND channel_id = ?"
             " AND challenger_id = ? AND opponent_id = ?",
             (channel_id, challenger_id, opponent_id),
+        )
+
+    async def open_call(self, channel_id: int, challenger_id: int) -> Row | None:
+        """The challenger's open challenge (one that names no opponent) in a channel."""
+        return await self._one(
+            "SELECT * FROM challenges WHERE status = 'open' AND channel_id = ?"
+            " AND challenger_id = ? AND for_anyone = 1",
+            (channel_id, challenger_id),
+        )
+
+    async def take_challenge(self, tx: Tx, challenge_id: int, user_id: int, now: float) -> bool:
+        """Take an open challenge (one that names no opponent) as `user_id`, who becomes its
+        opponent; False if it was no longer open (someone was quicker). The statement itself
+        decides, so it holds across processes: the second writer finds it taken."""
+        changed = await tx.execute(
+            "UPDATE challenges SET status = 'accepted', closed_at = ?, opponent_id = ?"
+            " WHERE id = ? AND status = 'open' AND opponent_id IS NULL",
+            (now, user_id, challenge_id),
+        )
+        return changed == 1
+
+    async def set_challenge_match(self, tx: Tx, challenge_id: int, match_id: int) -> None:
+        await tx.execute(
+            "UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge_id)
         )
 
     async def open_challenges_for(self, channel_id: int, user_id: int) -> list[Row]:

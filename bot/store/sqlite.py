@@ -113,19 +113,34 @@ class SqliteStore(Store):
 
     async def _migrate(self, upto: int) -> None:
         current = await self.version()
-        for number in range(current + 1, upto + 1):
-            # Each migration and its version number commit together, or not at all.
-            script = (
-                f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\n"
-                f"PRAGMA user_version = {number};\nCOMMIT;"
-            )
-            async with self._lock:
-                try:
-                    await self._writer.executescript(script)
-                except BaseException:
-                    if self._writer.in_transaction:
-                        await self._writer.execute("ROLLBACK")
-                    raise
+        if current >= upto:
+            return
+        # Foreign keys off while migrating, so that a migration may rebuild a table others
+        # refer to (SQLite's procedure for the changes ALTER TABLE cannot make); each is
+        # checked before it commits. The pragma does nothing inside a transaction.
+        await self._writer.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number in range(current + 1, upto + 1):
+                await self._migrate_one(number)
+        finally:
+            await self._writer.execute("PRAGMA foreign_keys=ON")
+
+    async def _migrate_one(self, number: int) -> None:
+        # Each migration and its version number commit together, or not at all.
+        script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};"
+        async with self._lock:
+            try:
+                await self._writer.executescript(script)
+                broken = await self._writer.execute_fetchall("PRAGMA foreign_key_check")
+                if broken:
+                    raise sqlite3.IntegrityError(
+                        f"migration {number} would break {len(broken)} foreign key(s)"
+                    )
+                await self._writer.execute("COMMIT")
+            except BaseException:
+                if self._writer.in_transaction:
+                    await self._writer.execute("ROLLBACK")
+                raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
