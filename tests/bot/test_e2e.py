@@ -79,7 +79,7 @@ async def assert_one_board_per_turn(bot, thread, info):
 # variant, and these games are the suite's longest).
 @pytest.mark.parametrize(
     ("database", "variant"),
-    [("sqlite", v) for v in VARIANTS] + [("postgresql", "classic"), ("postgresql", "siege-tactics")],
+    [("sqlite", v) for v in VARIANTS] + [("postgresql", v) for v in ("classic", "siege-tactics")],
     indirect=["database"],
 )
 async def test_a_full_game_of_each_kind_by_commands_and_buttons(world, variant):
