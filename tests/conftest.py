@@ -60,6 +60,7 @@ LONGEST_FIRST = (
     "tests/bot/test_cli.py::test_the_sandbox_runs_two_bot_processes",
     "tests/bot/test_first_run.py::test_the_sandbox_is_repeatable",
     "tests/bot/test_crashes.py::",
+    "tests/render/test_languages.py::",  # one group (see there), about a minute in all
     "tests/bot/test_e2e.py::test_a_full_game",
     "tests/bot/test_languages_e2e.py::",
     "tests/engine/test_proof.py::",
