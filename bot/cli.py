@@ -32,6 +32,7 @@ async def _run(
     shard_count: int | None = None,
 ) -> int:
     from bot.front.client import SchottenBot
+    from bot.store.preflight import DatabaseProblem, check_database
 
     if config_path is None and DEFAULT_CONFIG.exists():
         config_path = DEFAULT_CONFIG
@@ -51,6 +52,13 @@ async def _run(
         log.info("settings read from %s", config_path)
     token = config.require_token()
     log.info("starting with %r", config)
+    # The database first: its failures are the admin's to fix, and said in one line before
+    # anything is asked of Discord.
+    try:
+        await check_database(config.database, synchronous=config.synchronous)
+    except DatabaseProblem as e:
+        print(e, file=sys.stderr)
+        return 3
     return await serve(SchottenBot(config), token)
 
 

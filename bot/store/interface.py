@@ -135,6 +135,15 @@ class ChannelBusy(ServiceError):
         super().__init__("This channel already has a game in progress.")
 
 
+class SchemaTooNew(Exception):
+    """The database was written by a newer schotten-bot: this code must not touch it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"schema version {found}; this schotten-bot knows up to {known}")
+        self.found = found
+        self.known = known
+
+
 class StoreUnavailable(ServiceError):
     """The database cannot be reached right now (restarting, network): nothing was changed,
     or, if the connection broke while committing, the change may have been stored."""

@@ -26,7 +26,15 @@ from typing import Any
 import asyncpg
 
 from bot.errors import ServiceError
-from bot.store.interface import MoveWrite, Row, Store, StoreUnavailable, Tx, safe_database
+from bot.store.interface import (
+    MoveWrite,
+    Row,
+    SchemaTooNew,
+    Store,
+    StoreUnavailable,
+    Tx,
+    safe_database,
+)
 from bot.store.migrations_pg import LATEST, MIGRATIONS
 
 # An arbitrary number for the advisory lock that migrations hold.
@@ -192,6 +200,8 @@ class PgStore(Store):
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
                 )
                 current = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+                if current > LATEST:
+                    raise SchemaTooNew(current, LATEST)
                 for number in range(current + 1, upto + 1):
                     async with conn.transaction():
                         await conn.execute(MIGRATIONS[number - 1])

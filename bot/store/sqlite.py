@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import ServiceError
-from bot.store.interface import Row, Store, Tx
+from bot.store.interface import Row, SchemaTooNew, Store, Tx
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
 
 
@@ -113,6 +113,8 @@ class SqliteStore(Store):
 
     async def _migrate(self, upto: int) -> None:
         current = await self.version()
+        if current > LATEST:
+            raise SchemaTooNew(current, LATEST)
         if current >= upto:
             return
         # Foreign keys off while migrating, so that a migration may rebuild a table others
