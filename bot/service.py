@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot import crashpoints, history, open_challenges, standings
+from bot import crashpoints, history, metrics, open_challenges, standings
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
@@ -105,6 +105,13 @@ class GameService:
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
+
+    async def vitals(self) -> tuple[int, float, int]:
+        """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
+        row = await self.store.vitals()
+        oldest = row["oldest"]
+        age = max(0.0, self.clock.now() - float(oldest)) if oldest is not None else 0.0
+        return int(row["pending"]), age, int(row["active"])
 
     async def close(self) -> None:
         await self.store.close()
@@ -663,6 +670,8 @@ class GameService:
             if written is None:
                 raise StaleMove(await self._stale_message(info, seat, canonical))
         crashpoints.reach("move-after-commit")
+        by = "clock" if by_clock else "computer" if seat == info.ai_seat else "member"
+        metrics.MOVES.labels(by).inc()
         info.version += 1
         info.status = "finished" if finished else "active"
         info.due_since = now

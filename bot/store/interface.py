@@ -701,6 +701,17 @@ class Store:
             (kind, match_id, challenge_id, version, seat, payload, int(deferred), boot, now, now),
         )
 
+    async def vitals(self) -> Row:
+        """For the health and metrics endpoint: announcements not yet made (how many, and
+        the oldest one's creation time) and games not finished."""
+        row = await self._one(
+            "SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,"
+            " (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,"
+            " (SELECT count(*) FROM matches WHERE status = 'active') AS active"
+        )
+        assert row is not None
+        return row
+
     async def pending_announcements(self, now: float, match_id: int | None = None) -> list[Row]:
         """Announcements not yet made whose time has come, oldest first."""
         where = " AND match_id = ?" if match_id is not None else ""

@@ -25,6 +25,7 @@ from typing import Any
 
 import asyncpg
 
+from bot import metrics
 from bot.errors import ServiceError
 from bot.store.interface import (
     MoveWrite,
@@ -247,8 +248,9 @@ class PgStore(Store):
             *([r.payload for r in a], [int(r.deferred) for r in a]),
         )
         try:
-            async with self.pool.acquire() as conn:
-                rows = await conn.fetch(RECORD_MOVE, *params)
+            with metrics.database("write"):
+                async with self.pool.acquire() as conn:
+                    rows = await conn.fetch(RECORD_MOVE, *params)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -258,8 +260,9 @@ class PgStore(Store):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
-                yield PgTx(conn)
+            with metrics.database("write"):
+                async with self.pool.acquire() as conn, conn.transaction():
+                    yield PgTx(conn)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -267,7 +270,8 @@ class PgStore(Store):
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         try:
-            return await self.pool.fetchrow(numbered(sql), *params)
+            with metrics.database("read"):
+                return await self.pool.fetchrow(numbered(sql), *params)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -275,7 +279,8 @@ class PgStore(Store):
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
-            return list(await self.pool.fetch(numbered(sql), *params))
+            with metrics.database("read"):
+                return list(await self.pool.fetch(numbered(sql), *params))
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e

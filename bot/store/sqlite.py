@@ -18,6 +18,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import metrics
 from bot.errors import ServiceError
 from bot.store.interface import Row, SchemaTooNew, Store, Tx
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
@@ -146,6 +147,12 @@ class SqliteStore(Store):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
+        with metrics.database("write"):
+            async with self._transaction() as tx:
+                yield tx
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
         async with self._lock:
             conn = self._writer
             if conn.in_transaction:
@@ -166,11 +173,13 @@ class SqliteStore(Store):
     # and they would then see data older than what has been committed.
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        rows = await self._reader.execute_fetchall(sql, params)
+        with metrics.database("read"):
+            rows = await self._reader.execute_fetchall(sql, params)
         return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(await self._reader.execute_fetchall(sql, params))
+        with metrics.database("read"):
+            return list(await self._reader.execute_fetchall(sql, params))
 
     def json_bool(self, column: str, key: str) -> str:
         # json_extract gives 1 or 0 for JSON true and false.
