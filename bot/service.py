@@ -66,6 +66,14 @@ LEASE_SECONDS = 60.0
 # How long a process keeps the computer's turn to itself while it searches (the longest
 # search, expert's, takes about 10 s).
 COMPUTER_LEASE_SECONDS = 120.0
+# Each process beats every `BEAT_SECONDS`; one silent for `DEAD_AFTER` is dead, and what it
+# had taken (leases) is taken over by the next process that looks, at its next beat: a
+# takeover within DEAD_AFTER + BEAT_SECONDS of a kill. The leases stay the safety net.
+BEAT_SECONDS = 2.0
+DEAD_AFTER = 6.0
+# Work due this long and still not taken is looked at by any live process (a process that
+# stored it and died before taking it; one alive takes its own at once).
+ORPHAN_GRACE = 3.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
@@ -952,7 +960,10 @@ class GameService:
     async def claim_announcement(self, row_id: int) -> bool:
         """Take an announcement to send it (False: another sender has it)."""
         async with self.store.transaction() as tx:
-            return await self.store.claim_announcement(tx, row_id, self.clock.now(), LEASE_SECONDS)
+            now = self.clock.now()
+            return await self.store.claim_announcement(
+                tx, row_id, now, LEASE_SECONDS, self.boot, now - DEAD_AFTER
+            )
 
     async def announcement(self, row: Row) -> Announcement:
         """What an outbox row asks to say, with the match as it was when it was written
@@ -1076,9 +1087,26 @@ class GameService:
         is made in the database, so with several processes each turn is taken once (a
         process that dies with it leaves it to the others when the lease runs out)."""
         async with self.store.transaction() as tx:
+            now = self.clock.now()
             return await self.store.claim_computer_turn(
-                tx, info.id, info.version, self.clock.now(), COMPUTER_LEASE_SECONDS
+                tx, info.id, info.version, now, COMPUTER_LEASE_SECONDS, self.boot, now - DEAD_AFTER
             )
+
+    # Heartbeats ---------------------------------------------------------------------------------
+
+    async def beat(self) -> tuple[bool, bool]:
+        """This process is alive; and whether announcements or computer turns wait that no
+        live process is on (a killed process had them, or stored them and died)."""
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.beat(tx, self.boot, now)
+        row = await self.store.orphaned_work(now, now - ORPHAN_GRACE, now - DEAD_AFTER)
+        return bool(row["announcements"]), bool(row["computer"])
+
+    async def end_beats(self) -> None:
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.end_process(tx, self.boot, now, now - 86_400)
 
     # Standings and history ----------------------------------------------------------------------
 

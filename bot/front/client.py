@@ -28,7 +28,7 @@ from bot.front.mentions import CommandMentions
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
 from bot.notation import aliases
-from bot.service import GameService
+from bot.service import BEAT_SECONDS, GameService
 from engine.api import prepare as prepare_engine
 from lang import LANGUAGES, language_of, use
 from lang.catalogs import translations
@@ -150,6 +150,7 @@ class SchottenBot(discord.AutoShardedClient):
                 log.warning("could not read the commands' ids: %s", e)
         self.timers.change_interval(seconds=self.config.timer_seconds)
         self.timers.start()
+        self.heartbeat.start()
         self.computer.start()
 
     async def shutdown(self, *, grace: float = 10.0) -> None:
@@ -178,6 +179,13 @@ class SchottenBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         drop_mentions(self.mentions)
+        if self.heartbeat.is_running():
+            self.heartbeat.cancel()
+            if self.service is not None:
+                try:  # gone at once, rather than dead in DEAD_AFTER seconds
+                    await self.service.end_beats()
+                except Exception as e:  # the database may be what failed
+                    log.warning("could not remove this process's heartbeat: %s", e)
         if self.health is not None:
             await self.health.stop()
             self.health = None
@@ -234,6 +242,21 @@ class SchottenBot(discord.AutoShardedClient):
                 self.computer.wake()  # a turn another process took and dropped
         except Exception:  # keep the loop running
             log.exception("timer loop")
+
+    @tasks.loop(seconds=BEAT_SECONDS)
+    async def heartbeat(self) -> None:
+        """This process is alive; and what a dead one had taken (or stored and left) is
+        taken over now, not when its leases run out."""
+        if self.front is None or self.service is None:
+            return
+        try:
+            announcements, computer = await self.service.beat()
+            if announcements:
+                await self.front.relay.deliver()
+            if computer and self.computer is not None:
+                self.computer.wake()
+        except Exception:  # keep beating
+            log.exception("heartbeat")
 
     @timers.before_loop
     async def _timers_wait(self) -> None:

@@ -135,6 +135,11 @@ class ChannelBusy(ServiceError):
         super().__init__("This channel already has a game in progress.")
 
 
+# A lease's holder is dead when its heartbeat stopped before the time given; a holder with
+# no heartbeat row (one that never beat, or stopped cleanly) keeps its lease to its end.
+_DEAD = "EXISTS (SELECT 1 FROM processes p WHERE p.boot = {holder} AND p.beat_at < ?)"
+
+
 class SchemaTooNew(Exception):
     """The database was written by a newer schotten-bot: this code must not touch it."""
 
@@ -517,16 +522,49 @@ class Store:
         )
 
     async def claim_computer_turn(
-        self, tx: Tx, match_id: int, version: int, now: float, lease: float
+        self, tx: Tx, match_id: int, version: int, now: float, lease: float, boot: str, dead: float
     ) -> bool:
         """Take the computer's decision at this version, to search and play it; False if
-        another process (or an earlier wake of this one) has it and its lease runs."""
+        another process (or an earlier wake of this one) has it and its lease runs, unless
+        that process's heartbeat stopped before `dead`."""
         changed = await tx.execute(
-            "UPDATE matches SET ai_lease_until = ? WHERE id = ? AND version = ?"
-            " AND status = 'active' AND (ai_lease_until IS NULL OR ai_lease_until <= ?)",
-            (now + lease, match_id, version, now),
+            "UPDATE matches SET ai_lease_until = ?, ai_leased_by = ? WHERE id = ? AND version = ?"
+            " AND status = 'active' AND (ai_lease_until IS NULL OR ai_lease_until <= ?"
+            f" OR {_DEAD.format(holder='ai_leased_by')})",
+            (now + lease, boot, match_id, version, now, dead),
         )
         return changed == 1
+
+    # Heartbeats -----------------------------------------------------------------------------
+
+    async def beat(self, tx: Tx, boot: str, now: float) -> None:
+        """This process is alive (its row is made on the first beat)."""
+        changed = await tx.execute("UPDATE processes SET beat_at = ? WHERE boot = ?", (now, boot))
+        if not changed:
+            await tx.execute(
+                "INSERT INTO processes (boot, started_at, beat_at) VALUES (?, ?, ?)",
+                (boot, now, now),
+            )
+
+    async def end_process(self, tx: Tx, boot: str, now: float, forget: float) -> None:
+        """A clean stop: this process's row goes, and so do rows of processes dead since
+        before `forget` (their leases have long run out)."""
+        await tx.execute("DELETE FROM processes WHERE boot = ? OR beat_at < ?", (boot, forget))
+
+    async def orphaned_work(self, now: float, due: float, dead: float) -> Row:
+        """Work nobody alive is on: announcements due since before `due` and not leased by
+        a live process, and computer turns waiting since before `due` likewise."""
+        row = await self._one(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE status = 'pending' AND next_try <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?"
+            f" OR {_DEAD.format(holder='leased_by')})) AS announcements,"
+            " EXISTS (SELECT 1 FROM matches WHERE status = 'active' AND ai_seat IS NOT NULL"
+            " AND to_decide = ai_seat AND due_since <= ? AND (ai_lease_until IS NULL"
+            f" OR ai_lease_until <= ? OR {_DEAD.format(holder='ai_leased_by')})) AS computer",
+            (due, now, dead, due, now, dead),
+        )
+        assert row is not None
+        return row
 
     # Moves and finished games ------------------------------------------------------------------
 
@@ -762,12 +800,15 @@ class Store:
     async def announcement(self, row_id: int) -> Row | None:
         return await self._one("SELECT * FROM outbox WHERE id = ?", (row_id,))
 
-    async def claim_announcement(self, tx: Tx, row_id: int, now: float, lease: float) -> bool:
+    async def claim_announcement(
+        self, tx: Tx, row_id: int, now: float, lease: float, boot: str, dead: float
+    ) -> bool:
         """Take a pending announcement to send it; False if someone else has it."""
         changed = await tx.execute(
-            "UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?"
-            " AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-            (now + lease, row_id, now),
+            "UPDATE outbox SET lease_until = ?, leased_by = ?, attempts = attempts + 1"
+            " WHERE id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?"
+            f" OR {_DEAD.format(holder='leased_by')})",
+            (now + lease, boot, row_id, now, dead),
         )
         return changed == 1
 

@@ -294,6 +294,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges_new RENAME TO challenges;
     CREATE INDEX challenges_open ON challenges(status, expires_at);
     """,
+    # Heartbeats: each running process's last sign of life, and who holds each lease, so
+    # that what a killed process had taken (announcements, the computer's turns) is taken
+    # over in seconds rather than when its lease runs out.
+    """
+    CREATE TABLE processes (
+        boot TEXT PRIMARY KEY,                       -- GameService.boot
+        started_at REAL NOT NULL,
+        beat_at REAL NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -28,6 +28,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "member_languages",
             "moves",
             "outbox",
+            "processes",
             "rating_history",
             "ratings",
             "settings",
