@@ -36,6 +36,7 @@ class ChallengeInfo:
     ai_level: str | None = None
     match_id: int | None = None
     message_id: int | None = None
+    created_at: float | None = None
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
@@ -71,6 +72,7 @@ class MatchInfo:
     board_message_id: int | None = None
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
+    tournament_id: int | None = None  # a tournament's game
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:
