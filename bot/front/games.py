@@ -202,13 +202,12 @@ class GamesPageButton(
     def __init__(self, owner: int, scope: int, page: int, tag: str) -> None:
         self.owner, self.scope, self.page, self.tag = owner, scope, page, tag
         if tag == "p":
-            label, emoji = pgettext("games button", "Previous"), "◀"
+            label = f"◀ {pgettext('games button', 'Previous')}"
         else:
-            label, emoji = pgettext("games button", "Next"), "▶"
+            label = f"{pgettext('games button', 'Next')} ▶"
         super().__init__(
             discord.ui.Button(
                 label=label,
-                emoji=emoji,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"sch:G:{owner}:{scope}:{page}:{tag}",
             )
