@@ -55,13 +55,15 @@ def _game_link(entry: GameEntry, *, in_dm: bool) -> str:
     if not in_dm:
         return f"<#{info.channel_id}>"
     # TRANSLATORS: a link's text, to a game's thread; {id} is the game's number.
-    return f"[{fill(_('game #{id}'), id=info.id)}]({jump_link(info.guild_id, info.channel_id)})"
+    text = fill(_("game #{id}"), id=info.id)
+    return f"[{text}]({jump_link(info.guild_id, info.channel_id)})"
 
 
 def _challenge_link(entry: ChallengeEntry) -> str:
     c = entry.info
     # TRANSLATORS: a link's text, to a challenge's message (where its buttons are).
-    return f"[{_('the challenge')}]({jump_link(c.guild_id, c.channel_id, c.message_id)})"
+    text = _("the challenge")
+    return f"[{text}]({jump_link(c.guild_id, c.channel_id, c.message_id)})"
 
 
 # Words ----------------------------------------------------------------------------------------
@@ -87,8 +89,9 @@ def _game_field(entry: GameEntry, *, in_dm: bool) -> tuple[str, str]:
     elif info.to_decide is None:
         turn = _("**Waiting for nobody**")
     else:
-        # TRANSLATORS: the game waits for {opponent} (a name, or "the computer (normal)").
-        turn = fill(_("**{opponent} to move**"), opponent=opponent)
+        # TRANSLATORS: the game waits for {opponent}: a name, or "Computer (normal)" (the
+        # computer's name as a player).
+        turn = fill(_("**{opponent} to move**"), opponent=localise(info.names[1 - entry.seat]))
     parts = [
         turn,
         # TRANSLATORS: the number of the move the game waits for.
@@ -202,9 +205,9 @@ class GamesPageButton(
     def __init__(self, owner: int, scope: int, page: int, tag: str) -> None:
         self.owner, self.scope, self.page, self.tag = owner, scope, page, tag
         if tag == "p":
-            label = f"◀ {pgettext('games button', 'Previous')}"
+            label = "◀ " + pgettext("games button", "Previous")
         else:
-            label = f"{pgettext('games button', 'Next')} ▶"
+            label = pgettext("games button", "Next") + " ▶"
         super().__init__(
             discord.ui.Button(
                 label=label,
