@@ -30,8 +30,10 @@ from bot.wording import the_computer
 from lang import _, command, fill, localise, mention, ngettext, pgettext, say
 
 JUMP = "https://discord.com/channels"
-# Discord's limits on an embed's field.
-NAME_LIMIT, VALUE_LIMIT = 256, 1024
+# Discord's limits on an embed's field, and on an embed's text in all; the shortest a field's
+# name is cut to, to fit the total.
+NAME_LIMIT, VALUE_LIMIT, EMBED_LIMIT = 256, 1024, 6000
+MIN_NAME = 24
 
 
 class GamesFront(Protocol):
@@ -180,16 +182,36 @@ def games_embed(listed: MyGames, page: int, *, in_dm: bool) -> tuple[discord.Emb
         embed.description = fill(empty, challenge=mention("challenge"))
         return embed, number
     embed.description = _summary(listed)
-    for entry in entries:
-        if isinstance(entry, GameEntry):
-            name, value = _game_field(entry, in_dm=in_dm)
-        else:
-            name, value = _challenge_field(entry)
-        embed.add_field(name=name[:NAME_LIMIT], value=value[:VALUE_LIMIT], inline=False)
+    footer = ""
     if listed.pages > 1:
         # TRANSLATORS: under a list of games shown a page at a time.
-        embed.set_footer(text=fill(_("Page {page} of {pages}"), page=number, pages=listed.pages))
+        footer = fill(_("Page {page} of {pages}"), page=number, pages=listed.pages)
+        embed.set_footer(text=footer)
+    made = [
+        _game_field(e, in_dm=in_dm) if isinstance(e, GameEntry) else _challenge_field(e)
+        for e in entries
+    ]
+    room = EMBED_LIMIT - len(title) - len(embed.description) - len(footer)
+    for name, value in _fitted(made, room):
+        embed.add_field(name=name, value=value, inline=False)
     return embed, number
+
+
+def _fitted(fields: list[tuple[str, str]], room: int) -> list[tuple[str, str]]:
+    """The fields within Discord's limits: each name and value within its own, and all of
+    them within `room` characters (an embed's total), the longest names shortened first
+    (the values, with their links, are kept whole)."""
+    fields = [(n[:NAME_LIMIT], v[:VALUE_LIMIT]) for n, v in fields]
+    over = sum(len(n) + len(v) for n, v in fields) - room
+    while over > 0:
+        longest = max(range(len(fields)), key=lambda i: len(fields[i][0]))
+        name, value = fields[longest]
+        if len(name) <= MIN_NAME:
+            break  # not reached: a value is a line of under 300 characters
+        cut = max(MIN_NAME, len(name) - over)
+        fields[longest] = (name[: cut - 1] + "…", value)
+        over -= len(name) - cut
+    return fields
 
 
 # Controls -------------------------------------------------------------------------------------

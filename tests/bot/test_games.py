@@ -10,9 +10,11 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.durations import duration
+from bot.front.games import games_embed
 from bot.games import PAGE_SIZE, ChallengeEntry, GameEntry, my_games
 from bot.records import Member
 from bot.sandbox import running_bot
+from bot.service import GameService
 from discord_loopback.world import MessageBody
 from engine.api import MatchSpec
 from lang import localise, speaking
@@ -25,11 +27,10 @@ HOUR = 3600.0
 PREVIOUS, NEXT = "◀ Previous", "Next ▶"
 
 
-async def new_game(service, guild, channel, challenger, opponent, **kwargs):
+async def new_game(service, guild, channel, challenger, opponent, spec=None, **kwargs):
     """A game started straight through the service; the challenger moves first."""
-    c = await service.challenge(
-        guild, channel, challenger, opponent, MatchSpec("classic", first=0), **kwargs
-    )
+    spec = spec or MatchSpec("classic", first=0)
+    c = await service.challenge(guild, channel, challenger, opponent, spec, **kwargs)
     accepter = challenger.id if c.ai_level is not None else opponent.id
     return (await service.accept(c.id, accepter)).id
 
@@ -124,6 +125,28 @@ async def test_games_are_ordered_waiting_on_the_member_first_with_their_clocks(s
     # A challenge past its expiry is not offered any more, even before the timer closes it.
     listed = await my_games(service, ALICE.id, GUILD)
     assert not [e for e in listed.entries if isinstance(e, ChallengeEntry)]
+
+
+async def test_a_full_page_with_long_names_and_links_fits_an_embed(tmp_path):
+    service = await GameService.open(tmp_path / "long.sqlite3", clock=ManualClock())
+    try:
+        big = 10**18
+        me = Member(ALICE.id, "Alice")
+        spec = MatchSpec("tactics-expert", target=50, first=0)
+        for n in range(30):
+            them = Member(100 + n, f"Bartholomäus-Maximilian Hohen {n:02d}")
+            await new_game(service, big + n, big + 100 + n, me, them, spec)
+            service.clock.advance(seconds=n * 97)
+        listed = await my_games(service, ALICE.id, None)
+        for language in ("en", "fr", "de"):
+            with speaking(language):
+                embed, page = games_embed(listed, 1, in_dm=True)
+            assert page == 1 and len(embed.fields) == PAGE_SIZE
+            assert len(embed) <= 6000, (language, len(embed))
+            for f in embed.fields:  # every link whole
+                assert re.search(r"\(https://discord.com/channels/[0-9]{19}/[0-9]{19}\)", f.value)
+    finally:
+        await service.close()
 
 
 # Through Discord ---------------------------------------------------------------------------------
