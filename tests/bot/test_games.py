@@ -127,6 +127,37 @@ async def test_games_are_ordered_waiting_on_the_member_first_with_their_clocks(s
     assert not [e for e in listed.entries if isinstance(e, ChallengeEntry)]
 
 
+async def test_a_tournament_games_clock_is_its_round_deadline_when_sooner(service, clock):
+    from bot.tournament.service import Tournaments
+
+    await service.update_settings(GUILD, is_manager=True, forfeit_hours=48)
+    tournaments = Tournaments(service)
+    t = await tournaments.create(
+        guild_id=GUILD,
+        channel_id=400,
+        creator=ALICE,
+        name="Cup",
+        spec=MatchSpec("classic"),
+        fmt="round-robin",
+        rounds=None,
+        round_hours=24,
+        is_manager=True,
+    )
+    for member in (ALICE, BOB, CAROL):
+        await tournaments.join(t.id, member)
+    await tournaments.start(t.id, ALICE.id, is_manager=True)
+    (_, pairing), *_ = await tournaments.to_start()
+    info = await tournaments.start_game(pairing, 401)
+    clock.advance(hours=2)
+    # The round ends 24 h after its start, before the server's 48 h forfeit.
+    assert await service.time_left(await service.match(info.id)) == 22 * HOUR
+    (entry,) = (await my_games(service, info.players[0], GUILD)).entries
+    assert entry.info.id == info.id and entry.left == 22 * HOUR
+    # A forfeit sooner than the round's end is the clock.
+    await service.update_settings(GUILD, is_manager=True, forfeit_hours=12)
+    assert await service.time_left(await service.match(info.id)) == 10 * HOUR
+
+
 async def test_a_full_page_with_long_names_and_links_fits_an_embed(tmp_path):
     service = await GameService.open(tmp_path / "long.sqlite3", clock=ManualClock())
     try:
