@@ -40,6 +40,7 @@ class ChallengeInfo:
     # member of the Discord role `for_role_id`, if it has one.
     for_anyone: bool = False
     for_role_id: int | None = None
+    created_at: float | None = None
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
@@ -95,6 +96,7 @@ class MatchInfo:
     board_message_id: int | None = None
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
+    tournament_id: int | None = None  # a tournament's game
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:

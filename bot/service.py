@@ -298,6 +298,7 @@ class GameService:
             message_id=row["message_id"],
             for_anyone=bool(row["for_anyone"]),
             for_role_id=row["for_role_id"],
+            created_at=row["created_at"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -481,6 +482,37 @@ class GameService:
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.active_matches_of(guild_id, user_id)]
 
+    async def games_under_way(self, user_id: int, guild_id: int | None) -> list[MatchInfo]:
+        """A member's games under way in one server (every server: None), longest waiting
+        first (`bot/games.py` sorts them for `/schotten games`)."""
+        rows = await self.store.games_under_way(user_id, guild_id)
+        return [await self._info(r) for r in rows]
+
+    async def challenges_of(self, user_id: int, guild_id: int | None) -> list[ChallengeInfo]:
+        """A member's open challenges, made or received, in one server (every server: None),
+        oldest first."""
+        rows = await self.store.challenges_of(user_id, guild_id, self.clock.now())
+        return [await self._challenge_info(r) for r in rows]
+
+    async def time_left(self, info: MatchInfo) -> float | None:
+        """Seconds left on a game's clock now (0 or less: its time is up and the timer will
+        end it), or None when it has none: waiting for nobody or for the computer, or in a
+        server with forfeits off (outside a tournament). The one place that says when a
+        game's wait ends: today the server's `forfeit_hours` after its last move, and a
+        tournament game's round deadline if that comes first."""
+        seat = info.to_decide
+        if info.status != "active" or seat is None or seat == info.ai_seat:
+            return None
+        ends = []
+        forfeit = (await self.store.settings(info.guild_id)).forfeit_hours
+        if forfeit > 0:
+            ends.append(info.due_since + forfeit * 3600)
+        if info.tournament_id is not None:
+            deadline = await self.store.round_deadline(info.tournament_id)
+            if deadline is not None:
+                ends.append(deadline)
+        return min(ends) - self.clock.now() if ends else None
+
     async def move_match(self, match_id: int, channel_id: int) -> MatchInfo:
         """A game whose channel or thread is gone goes on in `channel_id` (where no game is
         running): its later boards are posted there."""
@@ -519,6 +551,7 @@ class GameService:
             ai_level=level,
             board_message_id=row["board_message_id"],
             turn=row["turn"],
+            tournament_id=row["tournament_id"],
         )
 
     async def play(

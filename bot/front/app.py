@@ -38,6 +38,7 @@ from bot.front.controls import (
     controls_view,
     step_view,
 )
+from bot.front.games import with_my_games
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
@@ -202,6 +203,7 @@ class Front:
         the current language (the caller speaks the player's)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
         view = self._controls(info, seat, info.version, legal) if legal else None
+        view = with_my_games(view, info.id)  # the member's other games, a click away
         content = texts.hand_caption(info, seat, note)
         return {"content": content, "file": await self.hand_file(info, seat), "view": view}
 

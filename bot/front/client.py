@@ -21,6 +21,8 @@ from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
+from bot.front.games import GAMES_CONTROLS
+from bot.front.games import understood as games_understood
 from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
@@ -131,7 +133,7 @@ class SchottenBot(discord.AutoShardedClient):
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
-        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS)
+        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS, *GAMES_CONTROLS)
         # The commands' names and descriptions in French and German clients' languages.
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
@@ -216,7 +218,9 @@ class SchottenBot(discord.AutoShardedClient):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
-        if not understood(custom_id) and not lookback_understood(custom_id):
+        if not any(
+            known(custom_id) for known in (understood, lookback_understood, games_understood)
+        ):
             use(language_of(interaction.locale))  # this task only: the refusal's language
             try:
                 read_control(custom_id)

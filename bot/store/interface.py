@@ -376,6 +376,18 @@ class Store:
             (channel_id, user_id, user_id),
         )
 
+    async def challenges_of(self, user_id: int, guild_id: int | None, now: float) -> list[Row]:
+        """Open, unexpired challenges a member made or received, in one server (every
+        server: `guild_id` None), oldest first (`/schotten games`)."""
+        where = "" if guild_id is None else " AND guild_id = ?"
+        args: tuple[Any, ...] = (user_id, user_id, now)
+        return await self._all(
+            "SELECT * FROM challenges WHERE status = 'open'"
+            " AND (challenger_id = ? OR opponent_id = ?) AND expires_at > ?"
+            f"{where} ORDER BY created_at, id",
+            args if guild_id is None else (*args, guild_id),
+        )
+
     async def close_challenge(
         self, tx: Tx, challenge_id: int, status: str, now: float, match_id: int | None = None
     ) -> bool:
@@ -429,6 +441,25 @@ class Store:
             " AND (m.player0_id = ? OR m.player1_id = ?) ORDER BY m.id",
             (guild_id, user_id, user_id),
         )
+
+    async def games_under_way(self, user_id: int, guild_id: int | None) -> list[Row]:
+        """A member's active matches in one server (every server: `guild_id` None), with
+        their players' names, longest waiting first (`/schotten games`)."""
+        where = "" if guild_id is None else " AND m.guild_id = ?"
+        args = (user_id, user_id) if guild_id is None else (user_id, user_id, guild_id)
+        return await self._all(
+            f"{MATCHES} WHERE m.status = 'active' AND (m.player0_id = ? OR m.player1_id = ?)"
+            f"{where} ORDER BY m.due_since, m.id",
+            args,
+        )
+
+    async def round_deadline(self, tournament_id: int) -> float | None:
+        """The deadline of a running tournament's current round (None: none running)."""
+        row = await self._one(
+            "SELECT round_deadline FROM tournaments WHERE id = ? AND status = 'running'",
+            (tournament_id,),
+        )
+        return None if row is None or row["round_deadline"] is None else row["round_deadline"]
 
     async def save_match(self, tx: Tx, w: MoveWrite) -> bool:
         """Store a move's new state if the stored version is still `w.expected_version`
