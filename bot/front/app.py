@@ -34,6 +34,7 @@ from bot.front.controls import (
     DeclineButton,
     MoveButton,
     ShowHandButton,
+    UnseenButton,
     controls_view,
     step_view,
 )
@@ -42,6 +43,7 @@ from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quie
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
+from bot.front.unseen import unseen_line, without_unseen
 from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
@@ -196,19 +198,39 @@ class Front:
 
     # Hands --------------------------------------------------------------------------------------
 
-    async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
+    async def hand_payload(
+        self, info: MatchInfo, seat: int, note: str = "", *, picture: bool = True
+    ) -> dict[str, Any]:
         """The private message of a player's hand: picture, situation, and their controls, in
-        the current language (the caller speaks the player's)."""
+        the current language (the caller speaks the player's). While the game runs, the
+        unseen cards' line if the player chose to see it, and the button that shows or
+        hides it. `picture=False`: no file (the message keeps the one it has)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
-        view = self._controls(info, seat, info.version, legal) if legal else None
+        tail: list[UnseenButton] = []
         content = texts.hand_caption(info, seat, note)
-        return {"content": content, "file": await self.hand_file(info, seat), "view": view}
+        if not info.is_over:
+            shown = await self.service.unseen_shown(info.players[seat])
+            tail.append(UnseenButton(info.id, info.version, not shown))
+            if shown:
+                opponent = info.names[1 - seat]
+                content += "\n" + unseen_line(info.match.view(seat), opponent)
+        view = self._controls(info, seat, info.version, legal, tail)
+        file = await self.hand_file(info, seat) if picture else None
+        return {"content": content, "file": file, "view": view}
 
     def _controls(
-        self, info: MatchInfo, seat: int, version: int, legal: list[str]
+        self,
+        info: MatchInfo,
+        seat: int,
+        version: int,
+        legal: list[str],
+        tail: list[UnseenButton] | None = None,
     ) -> discord.ui.View | None:
         """The hand's controls: its card menu in the hand picture's order, with the cards
-        that cannot be played now listed too, each saying why."""
+        that cannot be played now listed too, each saying why; then `tail`, the hand
+        message's own buttons."""
+        if not legal:
+            return controls_view(info.id, version, info.spec.game, [], tail=tail or ())
         view = info.match.view(seat)
         hand = [str(c) for c in view.hand or ()]
         # What the engine says the hand can play now: the hand picture raises the same cards.
@@ -224,6 +246,7 @@ class Front:
             blocked=blocked,
             new=new,
             playable=playable,
+            tail=tail or (),
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -245,6 +268,33 @@ class Front:
             file=payload["file"],
             view=payload["view"] or MISSING,
             ephemeral=True,
+        )
+
+    async def show_unseen(
+        self, interaction: discord.Interaction, match_id: int, version: int, shown: bool
+    ) -> None:
+        """The hand's Unseen cards button: show or hide the cards the player has not seen,
+        on this hand and their later ones. A hand of the current position keeps its picture
+        and changes its words; an earlier one becomes the hand now."""
+        await interaction.response.defer()  # a click: the hand message itself changes
+        message = interaction.message
+        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or message is None or not private:
+            raise Refused(_("Only a player's own hand shows the cards they have not seen."))
+        await self.service.show_unseen(interaction.user.id, shown)
+        if info.version == version and not info.is_over:
+            payload = await self.hand_payload(info, seat, picture=False)
+            lines = payload["content"].split("\n")
+            content = without_unseen(message.content)
+            if shown:
+                content += "\n" + lines[-1]  # the unseen line, last in a hand's words
+            await interaction.edit_original_response(content=content, view=payload["view"])
+            return
+        payload = await self.hand_payload(info, seat)
+        await interaction.edit_original_response(
+            content=payload["content"], attachments=[payload["file"]], view=payload["view"]
         )
 
     # Moves ----------------------------------------------------------------------------------------
@@ -359,10 +409,10 @@ class Front:
                 )
             )
         legal = [str(m) for m in info.match.legal_moves()]
-        if step is None:
-            view = self._controls(info, seat, version, legal)
+        if step is None:  # back to all choices, with the hand's own words and buttons
+            payload = await self.hand_payload(info, seat, picture=False)
             await interaction.edit_original_response(
-                content=texts.hand_caption(info, seat), view=view
+                content=payload["content"], view=payload["view"]
             )
             return
         if step[0] == "card" and step[1].startswith(BLOCKED):

@@ -250,6 +250,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # The unseen cards (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_unseen (
+        user_id BIGINT PRIMARY KEY,
+        shown INTEGER NOT NULL,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -263,6 +263,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # The unseen cards: whether a member's hand messages show the cards they have not seen
+    # (the hand's Unseen cards button); no row: hidden.
+    """
+    CREATE TABLE member_unseen (
+        user_id INTEGER PRIMARY KEY,
+        shown INTEGER NOT NULL,                      -- 1: shown, 0: hidden
+        changed_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
