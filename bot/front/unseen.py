@@ -13,7 +13,7 @@ it hides it. The choice is the member's, kept in the store, so their later hands
 from __future__ import annotations
 
 from engine.unseen import AnyView, unseen
-from lang import _, fill, ngettext
+from lang import _, fill, ngettext, pgettext
 
 # The unseen line starts with this mark, so that it can be found again in a message's text
 # (to replace it when the member shows or hides it).
@@ -36,7 +36,7 @@ def unseen_line(view: AnyView, opponent: str) -> str:
         groups.append(fill(tactics, count=count))
     # TRANSLATORS: what stands after "Unseen" when every card is in sight (the decks are
     # empty and the opponent's hand holds nothing).
-    listed = " · ".join(groups) or _("none")
+    listed = " · ".join(groups) or pgettext("unseen cards", "none")
     # TRANSLATORS: a line under the player's hand. {opponent} is the other player's name;
     # {cards} the cards not seen yet, by colour: "**R** 1 4 9 · **B** 2 3 · 7 tactic cards"
     # (the letters are the card notation's colours, which stay as they are).
