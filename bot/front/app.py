@@ -43,6 +43,7 @@ from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quie
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
+from bot.front.unseen import MARK as UNSEEN_MARK
 from bot.front.unseen import unseen_line, without_unseen
 from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from bot.front.computer import Computer
 
 log = logging.getLogger("schotten.bot")
+MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 def _render_board(info: MatchInfo, locale: str) -> bytes:
@@ -211,9 +213,9 @@ class Front:
         if not info.is_over:
             shown = await self.service.unseen_shown(info.players[seat])
             tail.append(UnseenButton(info.id, info.version, not shown))
-            if shown:
-                opponent = info.names[1 - seat]
-                content += "\n" + unseen_line(info.match.view(seat), opponent)
+            line = unseen_line(info.match.view(seat), info.names[1 - seat]) if shown else ""
+            if line and len(content) + len(line) < MAX_CONTENT:  # a long note keeps its room
+                content += "\n" + line
         view = self._controls(info, seat, info.version, legal, tail)
         file = await self.hand_file(info, seat) if picture else None
         return {"content": content, "file": file, "view": view}
@@ -287,9 +289,10 @@ class Front:
         if info.version == version and not info.is_over:
             payload = await self.hand_payload(info, seat, picture=False)
             lines = payload["content"].split("\n")
-            content = without_unseen(message.content)
-            if shown:
-                content += "\n" + lines[-1]  # the unseen line, last in a hand's words
+            line = next((x for x in lines if x.startswith(UNSEEN_MARK)), "")
+            content = without_unseen(message.content)  # the hand's words, its note included
+            if line and len(content) + len(line) < MAX_CONTENT:
+                content += "\n" + line
             await interaction.edit_original_response(content=content, view=payload["view"])
             return
         payload = await self.hand_payload(info, seat)
