@@ -560,7 +560,8 @@ def controls_view(
     marked in the menu of cards to put back). `playable` is what the engine says the hand
     can play now (`view.playable()`, which the hand picture raises): the menu lists those
     cards as playable, the ones played on their own (the Traitor) included. `tail`: the
-    hand message's own buttons (Unseen cards), after the moves, with room kept for them."""
+    hand message's own buttons (Unseen cards), after the moves, with room kept for them
+    where the moves' menus can make it."""
     picker = build_picker(game, legal)
     if picker.empty:
         return _tail_only(tail)
@@ -590,7 +591,9 @@ def controls_view(
         style = discord.ButtonStyle.success if c.move.startswith(("done", "draw")) else None
         buttons.append(MoveButton(match_id, version, c.move, c.label, style=style))
     free_rows = 5 - rows_used
-    buttons = buttons[: free_rows * 5 - len(tail)] + list(tail)
+    # The moves first; the hand's own buttons where room is left (the menus above keep some).
+    buttons = buttons[: free_rows * 5]
+    buttons += list(tail)[: free_rows * 5 - len(buttons)]
     for i, button in enumerate(buttons):
         view.add_item(_row(button, rows_used + i // 5))
     return view

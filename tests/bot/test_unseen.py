@@ -102,6 +102,33 @@ def test_the_words_are_the_same_between_twin_deals():
                 assert unseen_line(a.view(watcher), "Ann") == unseen_line(b.view(watcher), "Ann")
 
 
+def test_the_button_never_takes_a_moves_place():
+    """On every position of whole games of each variant, the hand's controls keep every
+    move they had without the button, and the button finds room."""
+    from bot.front.controls import UnseenButton, controls_view
+    from engine.api import VARIANTS
+
+    def custom_ids(view) -> set[str]:
+        return {str(c.custom_id) for c in view.children} if view is not None else set()
+
+    placed = total = 0
+    for variant in VARIANTS:
+        match = new_match(MatchSpec(variant), 8)
+        rng = random.Random(8)
+        while not match.is_over:
+            legal = [str(m) for m in match.legal_moves()]
+            view = match.view(match.to_decide)
+            hand = [str(c) for c in view.hand or ()]
+            plain = controls_view(1, 1, match.kind, legal, hand=hand)
+            button = UnseenButton(1, 1, True)
+            both = controls_view(1, 1, match.kind, legal, hand=hand, tail=[button])
+            assert custom_ids(plain) <= custom_ids(both)
+            placed += button.custom_id in custom_ids(both)
+            total += 1
+            match.play(rng.choice(legal), match.to_decide)
+    assert placed == total
+
+
 # The store -------------------------------------------------------------------------------------
 
 
