@@ -175,6 +175,17 @@ class GameService:
         # Read each time: another process may have seen them switch since.
         return await self.store.member_language(user_id)
 
+    # The unseen cards ---------------------------------------------------------------------------
+
+    async def unseen_shown(self, user_id: int) -> bool:
+        """Whether this member's hands show the cards they have not seen (off by default)."""
+        return await self.store.unseen_shown(user_id)
+
+    async def show_unseen(self, user_id: int, shown: bool) -> None:
+        """Show or hide the unseen cards on this member's hands, from now on."""
+        async with self.store.transaction() as tx:
+            await self.store.put_unseen_shown(tx, user_id, shown, self.clock.now())
+
     # Challenges -------------------------------------------------------------------------------
 
     async def challenge(

@@ -281,6 +281,19 @@ class Store:
             (user_id, language, now),
         )
 
+    async def unseen_shown(self, user_id: int) -> bool:
+        """Whether the member's hands show the cards they have not seen (default: no)."""
+        row = await self._one("SELECT shown FROM member_unseen WHERE user_id = ?", (user_id,))
+        return row is not None and bool(row["shown"])
+
+    async def put_unseen_shown(self, tx: Tx, user_id: int, shown: bool, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_unseen (user_id, shown, changed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET shown = excluded.shown,"
+            " changed_at = excluded.changed_at",
+            (user_id, int(shown), now),
+        )
+
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
         await tx.execute(
             "INSERT INTO users (user_id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (user_id)"

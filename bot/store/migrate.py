@@ -55,6 +55,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "rating_history": ("match_id", "user_id"),
     "outbox": ("id",),
     "member_languages": ("user_id",),
+    "member_unseen": ("user_id",),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

@@ -266,6 +266,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE outbox ADD COLUMN leased_by TEXT;
     ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
     """,
+    # The unseen cards (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_unseen (
+        user_id BIGINT PRIMARY KEY,
+        shown INTEGER NOT NULL,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

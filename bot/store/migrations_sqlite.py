@@ -306,6 +306,15 @@ MIGRATIONS: list[str] = [
     ALTER TABLE outbox ADD COLUMN leased_by TEXT;
     ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
     """,
+    # The unseen cards: whether a member's hand messages show the cards they have not seen
+    # (the hand's Unseen cards button); no row: hidden.
+    """
+    CREATE TABLE member_unseen (
+        user_id INTEGER PRIMARY KEY,
+        shown INTEGER NOT NULL,                      -- 1: shown, 0: hidden
+        changed_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

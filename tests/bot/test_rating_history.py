@@ -231,6 +231,8 @@ async def wind_back_to_5(database):
     store = await open_store(database)
     try:
         async with store.transaction() as tx:
+            # Issue 29: whether a member's hands show the unseen cards.
+            await tx.run("DROP TABLE member_unseen")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.
