@@ -34,11 +34,26 @@ from benchmarks.timing import figure
 from bot.sandbox.processes import BotProcess
 from bot.service import GameService
 from discord_loopback import ChatEvent, Emulator, SimMember
+from engine.api import Playable, load_match
 from tests.pg import MISSING, Cluster, server_bin
 
 SHARD_COUNT = 4
 PROCESSES = [(0, 1), (2, 3)]  # the shards of each bot process
 KILLS = 3
+
+
+def _turn_ending(match: Playable) -> str | None:
+    """A legal move after which the other player decides: its board is posted at once (a
+    claim, or a tactic's first choice, keeps the turn open and its board held back; so does
+    any move when the other player has none left). None if there is none."""
+    seat = match.to_decide
+    legal = [str(m) for m in match.legal_moves()]
+    for move in legal:
+        trial = load_match(match.to_json())
+        trial.play(move, seat)
+        if trial.is_over or trial.to_decide != seat:
+            return move
+    return None
 
 
 async def _kill_after_a_move(
@@ -66,7 +81,8 @@ async def _kill_after_a_move(
     try:
         member = members[info.deciding_user]
         thread = emu.world.channel(info.channel_id)
-        move = str(info.match.legal_moves()[0])
+        move = _turn_ending(info.match)
+        assert move is not None
         await member.slash(("schotten", "move"), where=thread, notation=move)
         while (await service.match(game)).version == info.version:
             await asyncio.sleep(0.002)
@@ -75,7 +91,20 @@ async def _kill_after_a_move(
         await bots[0].exit_code()
         if arrived.done():
             raise RuntimeError("the board was posted before the kill: nothing was taken over")
-        took = await asyncio.wait_for(arrived, timeout=120) - killed
+        try:
+            took = await asyncio.wait_for(arrived, timeout=120) - killed
+        except TimeoutError:
+            rows = await service.store._all(
+                "SELECT id, kind, status, version, lease_until, leased_by, next_try, attempts,"
+                " deferred, created_by, error FROM outbox WHERE match_id = ? ORDER BY id DESC"
+                " LIMIT 6",
+                (game,),
+            )
+            beats = await service.store._all("SELECT * FROM processes")
+            raise RuntimeError(
+                f"{board} never came at {time.time()}; rows {[dict(r) for r in rows]};"
+                f" beats {[dict(b) for b in beats]}"
+            ) from None
     finally:
         unsubscribe()
     first, last = PROCESSES[0]
@@ -131,7 +160,7 @@ async def _bench(cluster: Cluster) -> tuple[list[float], list[float]]:
                     game
                     for g, game in enumerate(games)
                     if g % SHARD_COUNT <= PROCESSES[0][1]
-                    and not (await service.match(game)).is_over
+                    and _turn_ending((await service.match(game)).match) is not None
                 ]
                 for game in ours[:KILLS]:
                     by_id = {m.id: m for m in members}

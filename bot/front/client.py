@@ -255,6 +255,10 @@ class SchottenBot(discord.AutoShardedClient):
             return
         try:
             announcements, computer = await self.service.beat()
+            if announcements or computer:  # a killed process's, or one left behind
+                log.info(
+                    "taking over: announcements %s, computer turns %s", announcements, computer
+                )
             if announcements:
                 await self.front.relay.deliver()
             if computer and self.computer is not None:
