@@ -27,6 +27,7 @@ from bot.records import (
     LeaderboardPage,
     MatchInfo,
     Member,
+    MemberData,
     MoveResult,
     PlayerStats,
     RatingChange,
@@ -43,12 +44,12 @@ from bot.store import (
     open_store,
     valid_id,
 )
-from bot.wording import SHOW_HAND_BUTTON, computer_name, player_name
+from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
 from engine.outcome import Termination
-from engine.phrases import Phrase, from_json, say, to_json
+from engine.phrases import Phrase, from_json, say, say_n, to_json
 from lang import LANGUAGES, command, language_of
 
 AI_LEVELS = ("easy", "normal", "hard")
@@ -113,6 +114,39 @@ class GameService:
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
+
+    async def member_data(self, user_id: int, guild_id: int) -> MemberData:
+        """What the bot keeps about a member (for /schotten privacy)."""
+        r = await self.store.member_data(user_id, guild_id)
+        return MemberData(
+            named=bool(r["named"]),
+            language=bool(r["language"]),
+            unseen=bool(r["unseen"]),
+            finished=int(r["finished"]),
+            active=int(r["active"]),
+            active_here=int(r["active_here"]),
+            rated_servers=int(r["rated_servers"]),
+            challenges=int(r["challenges"]),
+        )
+
+    async def forget_member(self, user_id: int, guild_id: int = 0) -> None:
+        """Delete a member's data: everywhere (`guild_id` 0) or in one server. Refused while
+        they play a game there, which must end first (their opponent is owed it)."""
+        data = await self.member_data(user_id, guild_id)
+        under_way = data.active if guild_id == 0 else data.active_here
+        if under_way:
+            raise Refused(
+                say_n(
+                    "{count} game is still under way: it must end first (finish it, or"
+                    " resign with {resign}). Nothing was deleted.",
+                    "{count} games are still under way: they must end first (finish them, or"
+                    " resign with {resign}). Nothing was deleted.",
+                    under_way,
+                    resign=command("resign"),
+                )
+            )
+        async with self.store.transaction() as tx:
+            await self.store.forget_member(tx, user_id, guild_id, self.clock.now())
 
     async def vitals(self) -> tuple[int, float, int]:
         """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
@@ -542,7 +576,7 @@ class GameService:
         ai_seat = row["ai_seat"]
         level = row["ai_level"]
         # The store's match reads join the players' names in.
-        shown: list[str] = [row["name0"] or player_name(p0), row["name1"] or player_name(p1)]
+        shown: list[str] = [shown_name(row["name0"], p0), shown_name(row["name1"], p1)]
         if ai_seat is not None:
             shown[ai_seat] = computer_name(level)
         return MatchInfo(

@@ -17,7 +17,7 @@ from discord import app_commands
 import lang
 from bot import ratings
 from bot.errors import Refused
-from bot.front import lookback, texts
+from bot.front import lookback, privacy, texts
 from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
@@ -226,6 +226,16 @@ class SchottenCommands(app_commands.Group):
         await acknowledge(interaction, private=True)
         info = await self.front.match_here(interaction)
         await self.front.confirm_resign(interaction, info)
+
+    @app_commands.command(description="What I keep about you, and deleting it on request")
+    @app_commands.describe(
+        member="Server managers: a member who has left the server (else: you)",
+    )
+    @gated
+    async def privacy(
+        self, interaction: discord.Interaction, member: discord.User | None = None
+    ) -> None:
+        await privacy.privacy(self.front, interaction, member)
 
     @app_commands.command(description="Your games under way and open challenges, privately")
     @gated

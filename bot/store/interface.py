@@ -125,7 +125,16 @@ MATCHES_JOINED = (
     "matches m LEFT JOIN users u0 ON u0.user_id = m.player0_id"
     " LEFT JOIN users u1 ON u1.user_id = m.player1_id"
 )
-MATCHES = f"SELECT m.*, u0.name AS name0, u1.name AS name1 FROM {MATCHES_JOINED}"
+# A forgotten player's name ('': "deleted member") in the matches their request covers.
+_FORGOTTEN = (
+    "EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id = m.player{seat}_id"
+    " AND f.guild_id IN (0, m.guild_id) AND f.through_match >= m.id)"
+)
+MATCHES = (
+    f"SELECT m.*, CASE WHEN {_FORGOTTEN.format(seat=0)} THEN '' ELSE u0.name END AS name0,"
+    f" CASE WHEN {_FORGOTTEN.format(seat=1)} THEN '' ELSE u1.name END AS name1"
+    f" FROM {MATCHES_JOINED}"
+)
 
 
 class ChannelBusy(ServiceError):
@@ -301,13 +310,75 @@ class Store:
             (user_id, name, int(is_bot)),
         )
 
-    async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+    async def names(self, user_ids: Iterable[int], guild_id: int = 0) -> dict[int, str]:
+        """Stored names ('' for a member forgotten everywhere or in `guild_id`)."""
         ids = list(set(user_ids))
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = await self._all(f"SELECT user_id, name FROM users WHERE user_id IN ({marks})", ids)
+        rows = await self._all(
+            "SELECT user_id, CASE WHEN EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id ="
+            " users.user_id AND f.guild_id IN (0, ?)) THEN '' ELSE name END AS name"
+            f" FROM users WHERE user_id IN ({marks})",
+            [guild_id, *ids],
+        )
         return {r["user_id"]: r["name"] for r in rows}
+
+    # Members' data (/schotten privacy) ----------------------------------------------------
+
+    async def member_data(self, user_id: int, guild_id: int) -> Row:
+        """What is kept about a member: counts for the privacy answer."""
+        row = await self._one(
+            "SELECT (SELECT count(*) FROM users WHERE user_id = ? AND name <> '') AS named,"
+            " (SELECT count(*) FROM member_languages WHERE user_id = ?) AS language,"
+            " (SELECT count(*) FROM member_unseen WHERE user_id = ?) AS unseen,"
+            " (SELECT count(*) FROM matches WHERE status = 'finished'"
+            "  AND (player0_id = ? OR player1_id = ?)) AS finished,"
+            " (SELECT count(*) FROM matches WHERE status = 'active'"
+            "  AND (player0_id = ? OR player1_id = ?)) AS active,"
+            " (SELECT count(*) FROM matches WHERE status = 'active' AND guild_id = ?"
+            "  AND (player0_id = ? OR player1_id = ?)) AS active_here,"
+            " (SELECT count(DISTINCT guild_id) FROM ratings WHERE user_id = ?) AS rated_servers,"
+            " (SELECT count(*) FROM challenges WHERE status = 'open'"
+            "  AND (challenger_id = ? OR opponent_id = ?)) AS challenges",
+            (user_id,) * 7 + (guild_id,) + (user_id,) * 5,
+        )
+        assert row is not None
+        return row
+
+    async def forget_member(self, tx: Tx, user_id: int, guild_id: int, now: float) -> None:
+        """Delete what is kept about a member: everywhere (`guild_id` 0, their own request)
+        or in one server (an admin's, for a member who left it). Their finished games keep
+        their moves and show them as "deleted member"; ratings and their history go; open
+        challenges are cancelled; announcements already made of their games are dropped
+        (their texts named them). Games under way are the caller's to refuse first."""
+        here = "" if guild_id == 0 else " AND guild_id = ?"
+        scope: tuple[Any, ...] = () if guild_id == 0 else (guild_id,)
+        last = await tx.fetchone("SELECT COALESCE(max(id), 0) AS last FROM matches")
+        assert last is not None
+        await tx.execute(
+            "DELETE FROM forgotten WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        await tx.execute(
+            "INSERT INTO forgotten (guild_id, user_id, through_match, at) VALUES (?, ?, ?, ?)",
+            (guild_id, user_id, last["last"], now),
+        )
+        await tx.execute(f"DELETE FROM rating_history WHERE user_id = ?{here}", (user_id, *scope))
+        await tx.execute(f"DELETE FROM ratings WHERE user_id = ?{here}", (user_id, *scope))
+        await tx.execute(
+            "UPDATE challenges SET status = 'cancelled', closed_at = ? WHERE status = 'open'"
+            f" AND (challenger_id = ? OR opponent_id = ?){here}",
+            (now, user_id, user_id, *scope),
+        )
+        await tx.execute(
+            "DELETE FROM outbox WHERE status <> 'pending' AND match_id IN (SELECT id FROM"
+            f" matches WHERE status = 'finished' AND (player0_id = ? OR player1_id = ?){here})",
+            (user_id, user_id, *scope),
+        )
+        if guild_id == 0:
+            await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
+            for table in ("member_languages", "member_unseen"):
+                await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
 
     # Challenges ------------------------------------------------------------------------------
 

@@ -56,6 +56,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "outbox": ("id",),
     "member_languages": ("user_id",),
     "member_unseen": ("user_id",),
+    "forgotten": ("guild_id", "user_id"),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

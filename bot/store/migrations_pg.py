@@ -274,6 +274,16 @@ MIGRATIONS: list[str] = [
         changed_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # Members' data deleted on request (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE forgotten (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        through_match BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

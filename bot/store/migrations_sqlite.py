@@ -315,6 +315,19 @@ MIGRATIONS: list[str] = [
         changed_at REAL NOT NULL
     );
     """,
+    # Members' data deleted on request (/schotten privacy): their finished games keep their
+    # moves, and show the player as "deleted member" in the matches up to `through_match`,
+    # everywhere (guild_id 0: the member's own request) or in one server (an admin's, for a
+    # member who left it).
+    """
+    CREATE TABLE forgotten (
+        guild_id INTEGER NOT NULL,                   -- 0: every server
+        user_id INTEGER NOT NULL,
+        through_match INTEGER NOT NULL,              -- the last match id when it was done
+        at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -42,6 +42,7 @@ async def build_source(path, clock):
         await svc.remember_language(ALICE.id, "fr")
         await svc.remember_language(BOB.id, "de-DE")
         await svc.show_unseen(ALICE.id, True)  # issue 29: her hands show the unseen cards
+        await svc.forget_member(CAROL.id, OTHER_GUILD)  # issue 30: she left that server
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(

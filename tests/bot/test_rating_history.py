@@ -227,12 +227,19 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
 
 async def wind_back_to_5(database):
-    """Undo migrations 9 to 6 by hand: the database as a bot at version 5 left it."""
+    """Undo the migrations after 5 by hand: the database as a bot at version 5 left it."""
     store = await open_store(database)
     try:
         async with store.transaction() as tx:
-            # Issue 29: whether a member's hands show the unseen cards.
+            # Issue 30: members' data deleted on request; the processes' heartbeats.
+            await tx.run("DROP TABLE forgotten")
+            await tx.run("DROP TABLE processes")
+            await tx.run("ALTER TABLE outbox DROP COLUMN leased_by")
+            await tx.run("ALTER TABLE matches DROP COLUMN ai_leased_by")
+            # Issue 29: whether a member's hands show the unseen cards; open challenges.
             await tx.run("DROP TABLE member_unseen")
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_role_id")
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_anyone")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.
