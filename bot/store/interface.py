@@ -79,6 +79,18 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class Notifications:
+    """A member's own notifications, the same in every server (all on until they change
+    them): their hand by DM when it becomes their turn, the mentions that notify them in a
+    game's channel or thread, and turn reminders."""
+
+    user_id: int
+    turn_dm: bool = True
+    pings: bool = True
+    reminders: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class NewAnnouncement:
     """An outbox row to write (see `Store.add_announcement` for the fields)."""
 
@@ -265,6 +277,29 @@ class Store:
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " seen_at = excluded.seen_at",
             (user_id, language, now),
+        )
+
+    async def notifications(self, user_ids: Iterable[int]) -> dict[int, Notifications]:
+        """These members' notifications (all on for a member who never changed them)."""
+        ids = list(set(user_ids))
+        found = {u: Notifications(u) for u in ids}
+        if ids:
+            marks = ",".join("?" * len(ids))
+            for r in await self._all(
+                f"SELECT * FROM member_notifications WHERE user_id IN ({marks})", ids
+            ):
+                found[r["user_id"]] = Notifications(
+                    r["user_id"], bool(r["turn_dm"]), bool(r["pings"]), bool(r["reminders"])
+                )
+        return found
+
+    async def put_notifications(self, tx: Tx, n: Notifications, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_notifications (user_id, turn_dm, pings, reminders, changed_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+            " turn_dm = excluded.turn_dm, pings = excluded.pings,"
+            " reminders = excluded.reminders, changed_at = excluded.changed_at",
+            (n.user_id, int(n.turn_dm), int(n.pings), int(n.reminders), now),
         )
 
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:

@@ -250,6 +250,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # Each member's own notifications (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_notifications (
+        user_id BIGINT PRIMARY KEY,
+        turn_dm INTEGER NOT NULL DEFAULT 1,
+        pings INTEGER NOT NULL DEFAULT 1,
+        reminders INTEGER NOT NULL DEFAULT 1,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -263,6 +263,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # Each member's own notifications, the same in every server (they follow the member, as
+    # their DMs do): their hand by DM when it becomes their turn, the mentions that notify
+    # them in a game's channel, and turn reminders. No row: all on, as before there were any.
+    """
+    CREATE TABLE member_notifications (
+        user_id INTEGER PRIMARY KEY,
+        turn_dm INTEGER NOT NULL DEFAULT 1,          -- the hand by DM when it is their turn
+        pings INTEGER NOT NULL DEFAULT 1,            -- mentions that notify, in game channels
+        reminders INTEGER NOT NULL DEFAULT 1,        -- turn reminders
+        changed_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
