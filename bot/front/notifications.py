@@ -4,8 +4,8 @@ them, and the mentions a post may make of members.
 Each member chooses for themselves, and the choice follows them into every server, as
 their DMs do (`Notifications`, kept by user id): their hand by DM when it becomes their
 turn, the mentions that notify them in a game's channel or thread, and turn reminders. The
-relay obeys them when it sends (bot/front/relay.py), so a change applies to what is still
-to be sent; the service writes no reminder for a member who turned reminders off.
+relay obeys the first two when it sends (bot/front/relay.py), so a change applies to what is
+still to be sent; the service writes no reminder for a member who turned reminders off.
 """
 
 from __future__ import annotations

@@ -213,8 +213,6 @@ class Relay:
             if not a.current:
                 return None
             wants = await self.service.notifications(a.reminder.user_id)
-            if not wants.reminders:
-                return None  # turned off since the reminder was written
             language = await self.front.member_language(a.reminder.user_id, a.match.guild_id)
             with speaking(language):
                 content = texts.reminder(a.reminder)

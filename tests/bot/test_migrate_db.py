@@ -40,6 +40,8 @@ async def build_source(path, clock):
         await svc.update_settings(OTHER_GUILD, is_manager=True, challenge_hours=5, language="de")
         await svc.remember_language(ALICE.id, "fr")
         await svc.remember_language(BOB.id, "de-DE")
+        await svc.update_notifications(BOB.id, turn_dm=False)
+        await svc.update_notifications(CAROL.id, pings=False, reminders=False)
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(
