@@ -29,17 +29,42 @@ class ChallengeInfo:
     guild_id: int
     channel_id: int
     challenger: Member
-    opponent: Member
+    opponent: Member | None  # None: an open challenge that nobody has taken yet
     spec: MatchSpec
     status: str  # open accepted declined cancelled expired
     expires_at: float
     ai_level: str | None = None
     match_id: int | None = None
     message_id: int | None = None
+    # An open challenge (named no opponent): the first member to accept it plays; only a
+    # member of the Discord role `for_role_id`, if it has one.
+    for_anyone: bool = False
+    for_role_id: int | None = None
+    created_at: float | None = None
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
-        against = the_computer(self.ai_level) if self.ai_level else self.opponent.name
+        if self.opponent is None and not self.ai_level:
+            if self.for_role_id is not None:
+                # TRANSLATORS: {role} is a Discord role (a mention, shown as "@Experts");
+                # {game} as in "{challenger} challenges {opponent} to {game}".
+                return say(
+                    "{challenger} challenges any member of {role} to {game}",
+                    challenger=self.challenger.name,
+                    role=f"<@&{self.for_role_id}>",
+                    game=self.spec.describe(),
+                )
+            # TRANSLATORS: an open challenge, that any member may take; {game} as in
+            # "{challenger} challenges {opponent} to {game}".
+            return say(
+                "{challenger} challenges anyone to {game}",
+                challenger=self.challenger.name,
+                game=self.spec.describe(),
+            )
+        if self.ai_level:
+            against: str | Phrase = the_computer(self.ai_level)
+        else:
+            against = self.opponent.name if self.opponent is not None else "?"
         # TRANSLATORS: {opponent} is a member's name or "the computer (level)"; {game} is the
         # game and its options, e.g. "Schotten Totten, Tactics, 3 rounds".
         return say(
@@ -71,6 +96,7 @@ class MatchInfo:
     board_message_id: int | None = None
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
+    tournament_id: int | None = None  # a tournament's game
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:

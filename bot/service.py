@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot import crashpoints, history, standings
+from bot import crashpoints, history, metrics, open_challenges, standings
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
@@ -67,6 +67,14 @@ LEASE_SECONDS = 60.0
 # How long a process keeps the computer's turn to itself while it searches (the longest
 # search, expert's, takes about 10 s).
 COMPUTER_LEASE_SECONDS = 120.0
+# Each process beats every `BEAT_SECONDS`; one silent for `DEAD_AFTER` is dead, and what it
+# had taken (leases) is taken over by the next process that looks, at its next beat: a
+# takeover within DEAD_AFTER + BEAT_SECONDS of a kill. The leases stay the safety net.
+BEAT_SECONDS = 2.0
+DEAD_AFTER = 6.0
+# Work due this long and still not taken is looked at by any live process (a process that
+# stored it and died before taking it; one alive takes its own at once).
+ORPHAN_GRACE = 3.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
@@ -108,6 +116,13 @@ class GameService:
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
+
+    async def vitals(self) -> tuple[int, float, int]:
+        """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
+        row = await self.store.vitals()
+        oldest = row["oldest"]
+        age = max(0.0, self.clock.now() - float(oldest)) if oldest is not None else 0.0
+        return int(row["pending"]), age, int(row["active"])
 
     async def close(self) -> None:
         await self.store.close()
@@ -184,6 +199,17 @@ class GameService:
             await self.store.put_notifications(tx, updated, self.clock.now())
         return updated
 
+    # The unseen cards ---------------------------------------------------------------------------
+
+    async def unseen_shown(self, user_id: int) -> bool:
+        """Whether this member's hands show the cards they have not seen (off by default)."""
+        return await self.store.unseen_shown(user_id)
+
+    async def show_unseen(self, user_id: int, shown: bool) -> None:
+        """Show or hide the unseen cards on this member's hands, from now on."""
+        async with self.store.transaction() as tx:
+            await self.store.put_unseen_shown(tx, user_id, shown, self.clock.now())
+
     # Challenges -------------------------------------------------------------------------------
 
     async def challenge(
@@ -191,19 +217,30 @@ class GameService:
         guild_id: int,
         channel_id: int,
         challenger: Member,
-        opponent: Member,
+        opponent: Member | None,
         spec: MatchSpec,
         *,
         role: str | None = None,
         computer_id: int | None = None,
         ai_level: str | None = None,
+        for_role_id: int | None = None,
     ) -> ChallengeInfo:
         """A challenge to a member; or, when `opponent.id == computer_id` (the bot's own
-        account), a game against the computer that starts at once (see `accept`).
+        account), a game against the computer that starts at once (see `accept`); or, with
+        no `opponent`, an open challenge that the first member to accept takes (only a member
+        of the Discord role `for_role_id`, if given; see `bot.open_challenges`).
 
         `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
         or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
         """
+        if opponent is None:
+            return await self._open_challenge(
+                guild_id, channel_id, challenger, _with_role(spec, role), for_role_id
+            )
+        if for_role_id is not None:
+            raise Refused(
+                say("A role makes an open challenge: name either an opponent or a role, not both.")
+            )
         vs_computer = computer_id is not None and opponent.id == computer_id
         if challenger.id == opponent.id:
             raise Refused(say("You cannot challenge yourself; pick another member."))
@@ -212,12 +249,7 @@ class GameService:
         if vs_computer and (ai_level or "normal") not in AI_LEVELS:
             raise Refused(say("The computer plays at easy, normal or hard."))
         if await self.store.active_match(channel_id) is not None:
-            raise Refused(
-                say(
-                    "This channel already has a game in progress; finish it, or challenge in"
-                    " another channel or thread."
-                )
-            )
+            raise Refused(_BUSY_CHANNEL)
         if await self.store.open_challenge(channel_id, challenger.id, opponent.id) is not None:
             raise Refused(
                 say(
@@ -246,6 +278,36 @@ class GameService:
         info = await self.challenge_info(cid)
         return info
 
+    async def _open_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: Member,
+        spec: MatchSpec,
+        for_role_id: int | None,
+    ) -> ChallengeInfo:
+        if await self.store.active_match(channel_id) is not None:
+            raise Refused(_BUSY_CHANNEL)
+        if await self.store.open_call(channel_id, challenger.id) is not None:
+            raise Refused(open_challenges.ALREADY_OPEN)
+        now = self.clock.now()
+        settings = await self.store.settings(guild_id)
+        async with self.store.transaction() as tx:
+            await self.store.put_user(tx, challenger.id, challenger.name, challenger.is_bot)
+            cid = await self.store.add_challenge(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger.id,
+                opponent_id=None,
+                spec=json.dumps(spec.to_json()),
+                ai_level=None,
+                now=now,
+                expires_at=now + settings.challenge_hours * 3600,
+                for_role_id=None if for_role_id == guild_id else for_role_id,  # @everyone: all
+            )
+        return await self.challenge_info(cid)
+
     async def challenge_info(self, challenge_id: int) -> ChallengeInfo:
         row = await self.store.challenge(challenge_id) if valid_id(challenge_id) else None
         if row is None:
@@ -253,19 +315,25 @@ class GameService:
         return await self._challenge_info(row)
 
     async def _challenge_info(self, row: Row) -> ChallengeInfo:
-        names = await self.store.names([row["challenger_id"], row["opponent_id"]])
+        opponent_id = row["opponent_id"]
+        names = await self.store.names([i for i in (row["challenger_id"], opponent_id) if i])
         return ChallengeInfo(
             id=row["id"],
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             challenger=Member(row["challenger_id"], names.get(row["challenger_id"], "?")),
-            opponent=Member(row["opponent_id"], names.get(row["opponent_id"], "?")),
+            opponent=None
+            if opponent_id is None
+            else Member(opponent_id, names.get(opponent_id, "?")),
             spec=MatchSpec.from_json(json.loads(row["spec"])),
             status=row["status"],
             expires_at=row["expires_at"],
             ai_level=row["ai_level"],
             match_id=row["match_id"],
             message_id=row["message_id"],
+            for_anyone=bool(row["for_anyone"]),
+            for_role_id=row["for_role_id"],
+            created_at=row["created_at"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -276,9 +344,22 @@ class GameService:
         rows = await self.store.open_challenges_for(channel_id, user_id)
         return [await self._challenge_info(r) for r in rows]
 
-    async def check_accept(self, challenge_id: int, user_id: int) -> ChallengeInfo:
-        """Whether `user_id` may accept now (before the bot opens a thread for the game)."""
+    async def check_accept(
+        self, challenge_id: int, user_id: int, *, roles: Collection[int] = ()
+    ) -> ChallengeInfo:
+        """Whether `user_id` (who holds the Discord `roles`) may accept now (before the bot
+        opens a thread for the game)."""
         info = await self.challenge_info(challenge_id)
+        if info.for_anyone:  # any member (of its role) may take it
+            open_challenges.check_taker(info, user_id, roles, now=self.clock.now())
+        else:
+            self._check_named(info, user_id)
+        if await self.store.active_match(info.channel_id) is not None:
+            raise Refused(say("This channel already has a game in progress."))
+        return info
+
+    def _check_named(self, info: ChallengeInfo, user_id: int) -> None:
+        """Whether `user_id` may accept a challenge made to a member or the computer."""
         self._check_open(info)
         if info.ai_level is not None:
             # A game against the computer starts when its challenger confirms it.
@@ -286,15 +367,12 @@ class GameService:
                 raise Refused(
                     say("This game against the computer is {name}'s.", name=info.challenger.name)
                 )
-        elif user_id != info.opponent.id:
+        elif info.opponent is not None and user_id != info.opponent.id:
             if user_id == info.challenger.id:
                 raise Refused(say("You cannot accept your own challenge; wait for your opponent."))
             raise Refused(
                 say("This challenge is for {name}, not for you.", name=info.opponent.name)
             )
-        if await self.store.active_match(info.channel_id) is not None:
-            raise Refused(say("This channel already has a game in progress."))
-        return info
 
     def _check_open(self, info: ChallengeInfo) -> None:
         if info.status != "open":
@@ -307,25 +385,43 @@ class GameService:
             raise Refused(say("This challenge has expired."))
 
     async def accept(
-        self, challenge_id: int, user_id: int, *, game_channel_id: int | None = None
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        game_channel_id: int | None = None,
+        taker: Member | None = None,
+        roles: Collection[int] = (),
     ) -> MatchInfo:
         """Start the match from an accepted challenge with a fresh seed, in the challenge's
-        channel or in `game_channel_id` (a thread the bot opened for it)."""
-        info = await self.check_accept(challenge_id, user_id)
+        channel or in `game_channel_id` (a thread the bot opened for it). An open challenge
+        goes to `taker` (the member `user_id`, who holds the Discord `roles`), if nobody
+        took it first."""
+        info = await self.check_accept(challenge_id, user_id, roles=roles)
         channel = game_channel_id if game_channel_id is not None else info.channel_id
         if channel != info.channel_id and await self.store.active_match(channel) is not None:
             raise Refused(say("That thread already has a game in progress."))
         now = self.clock.now()
+        # A taker not named by the caller keeps the name stored for them, if any.
+        name = await self.store.names([user_id]) if taker is None else {}
         async with self.store.transaction() as tx:
+            if info.opponent is None:
+                # Taken first, in the statement that decides between racing clicks.
+                opponent = taker or Member(user_id, name.get(user_id, "?"))
+                await open_challenges.take(self.store, tx, info, opponent, now)
+            else:
+                opponent = info.opponent
             mid = await self.add_match(
                 tx,
                 guild_id=info.guild_id,
                 channel_id=channel,
-                players=(info.challenger.id, info.opponent.id),
+                players=(info.challenger.id, opponent.id),
                 spec=info.spec,
                 ai_level=info.ai_level,
             )
-            if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
+            if info.opponent is None:
+                await self.store.set_challenge_match(tx, challenge_id, mid)
+            elif not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused(say("This challenge was answered a moment ago."))
         return await self.match(mid)
 
@@ -375,6 +471,8 @@ class GameService:
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         info = await self.challenge_info(challenge_id)
         self._check_open(info)
+        if info.opponent is None:
+            raise Refused(open_challenges.not_declined(info))
         if user_id != info.opponent.id:
             if user_id == info.challenger.id:
                 raise Refused(say("To take back your own challenge, cancel it instead."))
@@ -419,6 +517,37 @@ class GameService:
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.active_matches_of(guild_id, user_id)]
 
+    async def games_under_way(self, user_id: int, guild_id: int | None) -> list[MatchInfo]:
+        """A member's games under way in one server (every server: None), longest waiting
+        first (`bot/games.py` sorts them for `/schotten games`)."""
+        rows = await self.store.games_under_way(user_id, guild_id)
+        return [await self._info(r) for r in rows]
+
+    async def challenges_of(self, user_id: int, guild_id: int | None) -> list[ChallengeInfo]:
+        """A member's open challenges, made or received, in one server (every server: None),
+        oldest first."""
+        rows = await self.store.challenges_of(user_id, guild_id, self.clock.now())
+        return [await self._challenge_info(r) for r in rows]
+
+    async def time_left(self, info: MatchInfo) -> float | None:
+        """Seconds left on a game's clock now (0 or less: its time is up and the timer will
+        end it), or None when it has none: waiting for nobody or for the computer, or in a
+        server with forfeits off (outside a tournament). The one place that says when a
+        game's wait ends: today the server's `forfeit_hours` after its last move, and a
+        tournament game's round deadline if that comes first."""
+        seat = info.to_decide
+        if info.status != "active" or seat is None or seat == info.ai_seat:
+            return None
+        ends = []
+        forfeit = (await self.store.settings(info.guild_id)).forfeit_hours
+        if forfeit > 0:
+            ends.append(info.due_since + forfeit * 3600)
+        if info.tournament_id is not None:
+            deadline = await self.store.round_deadline(info.tournament_id)
+            if deadline is not None:
+                ends.append(deadline)
+        return min(ends) - self.clock.now() if ends else None
+
     async def move_match(self, match_id: int, channel_id: int) -> MatchInfo:
         """A game whose channel or thread is gone goes on in `channel_id` (where no game is
         running): its later boards are posted there."""
@@ -457,6 +586,7 @@ class GameService:
             ai_level=level,
             board_message_id=row["board_message_id"],
             turn=row["turn"],
+            tournament_id=row["tournament_id"],
         )
 
     async def play(
@@ -616,6 +746,8 @@ class GameService:
             if written is None:
                 raise StaleMove(await self._stale_message(info, seat, canonical))
         crashpoints.reach("move-after-commit")
+        by = "clock" if by_clock else "computer" if seat == info.ai_seat else "member"
+        metrics.MOVES.labels(by).inc()
         info.version += 1
         info.status = "finished" if finished else "active"
         info.due_since = now
@@ -899,7 +1031,10 @@ class GameService:
     async def claim_announcement(self, row_id: int) -> bool:
         """Take an announcement to send it (False: another sender has it)."""
         async with self.store.transaction() as tx:
-            return await self.store.claim_announcement(tx, row_id, self.clock.now(), LEASE_SECONDS)
+            now = self.clock.now()
+            return await self.store.claim_announcement(
+                tx, row_id, now, LEASE_SECONDS, self.boot, now - DEAD_AFTER
+            )
 
     async def announcement(self, row: Row) -> Announcement:
         """What an outbox row asks to say, with the match as it was when it was written
@@ -1023,9 +1158,26 @@ class GameService:
         is made in the database, so with several processes each turn is taken once (a
         process that dies with it leaves it to the others when the lease runs out)."""
         async with self.store.transaction() as tx:
+            now = self.clock.now()
             return await self.store.claim_computer_turn(
-                tx, info.id, info.version, self.clock.now(), COMPUTER_LEASE_SECONDS
+                tx, info.id, info.version, now, COMPUTER_LEASE_SECONDS, self.boot, now - DEAD_AFTER
             )
+
+    # Heartbeats ---------------------------------------------------------------------------------
+
+    async def beat(self) -> tuple[bool, bool]:
+        """This process is alive; and whether announcements or computer turns wait that no
+        live process is on (a killed process had them, or stored them and died)."""
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.beat(tx, self.boot, now)
+        row = await self.store.orphaned_work(now, now - ORPHAN_GRACE, now - DEAD_AFTER)
+        return bool(row["announcements"]), bool(row["computer"])
+
+    async def end_beats(self) -> None:
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.end_process(tx, self.boot, now, now - 86_400)
 
     # Standings and history ----------------------------------------------------------------------
 
@@ -1065,6 +1217,10 @@ def _turn(actor: int | None, still: bool, events: list[Any]) -> str:
     return json.dumps([actor, still, events])
 
 
+_BUSY_CHANNEL = say(
+    "This channel already has a game in progress; finish it, or challenge in"
+    " another channel or thread."
+)
 # Why a challenge can no longer be answered, by its status.
 _CLOSED = {
     "accepted": say("This challenge is no longer open: it was accepted."),

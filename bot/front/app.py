@@ -22,26 +22,31 @@ import contextlib
 import io
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.errors import Refused
-from bot.front import texts
+from bot.front import open_challenges, texts
 from bot.front.controls import (
     BLOCKED,
     AcceptButton,
     DeclineButton,
     MoveButton,
     ShowHandButton,
+    UnseenButton,
     controls_view,
     step_view,
 )
+from bot.front.games import with_my_games
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
+from bot.front.unseen import MARK as UNSEEN_MARK
+from bot.front.unseen import unseen_line, without_unseen
 from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
@@ -55,6 +60,7 @@ if TYPE_CHECKING:
     from bot.front.computer import Computer
 
 log = logging.getLogger("schotten.bot")
+MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 def _render_board(info: MatchInfo, locale: str) -> bytes:
@@ -196,19 +202,40 @@ class Front:
 
     # Hands --------------------------------------------------------------------------------------
 
-    async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
+    async def hand_payload(
+        self, info: MatchInfo, seat: int, note: str = "", *, picture: bool = True
+    ) -> dict[str, Any]:
         """The private message of a player's hand: picture, situation, and their controls, in
-        the current language (the caller speaks the player's)."""
+        the current language (the caller speaks the player's). While the game runs, the
+        unseen cards' line if the player chose to see it, and the button that shows or
+        hides it. `picture=False`: no file (the message keeps the one it has)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
-        view = self._controls(info, seat, info.version, legal) if legal else None
+        tail: list[UnseenButton] = []
         content = texts.hand_caption(info, seat, note)
-        return {"content": content, "file": await self.hand_file(info, seat), "view": view}
+        if not info.is_over:
+            shown = await self.service.unseen_shown(info.players[seat])
+            tail.append(UnseenButton(info.id, info.version, not shown))
+            line = unseen_line(info.match.view(seat), info.names[1 - seat]) if shown else ""
+            if line and len(content) + len(line) < MAX_CONTENT:  # a long note keeps its room
+                content += "\n" + line
+        view = self._controls(info, seat, info.version, legal, tail)
+        view = with_my_games(view, info.id)  # the member's other games, a click away
+        file = await self.hand_file(info, seat) if picture else None
+        return {"content": content, "file": file, "view": view}
 
     def _controls(
-        self, info: MatchInfo, seat: int, version: int, legal: list[str]
+        self,
+        info: MatchInfo,
+        seat: int,
+        version: int,
+        legal: list[str],
+        tail: list[UnseenButton] | None = None,
     ) -> discord.ui.View | None:
         """The hand's controls: its card menu in the hand picture's order, with the cards
-        that cannot be played now listed too, each saying why."""
+        that cannot be played now listed too, each saying why; then `tail`, the hand
+        message's own buttons."""
+        if not legal:
+            return controls_view(info.id, version, info.spec.game, [], tail=tail or ())
         view = info.match.view(seat)
         hand = [str(c) for c in view.hand or ()]
         # What the engine says the hand can play now: the hand picture raises the same cards.
@@ -224,6 +251,7 @@ class Front:
             blocked=blocked,
             new=new,
             playable=playable,
+            tail=tail or (),
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -245,6 +273,34 @@ class Front:
             file=payload["file"],
             view=payload["view"] or MISSING,
             ephemeral=True,
+        )
+
+    async def show_unseen(
+        self, interaction: discord.Interaction, match_id: int, version: int, shown: bool
+    ) -> None:
+        """The hand's Unseen cards button: show or hide the cards the player has not seen,
+        on this hand and their later ones. A hand of the current position keeps its picture
+        and changes its words; an earlier one becomes the hand now."""
+        await interaction.response.defer()  # a click: the hand message itself changes
+        message = interaction.message
+        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or message is None or not private:
+            raise Refused(_("Only a player's own hand shows the cards they have not seen."))
+        await self.service.show_unseen(interaction.user.id, shown)
+        if info.version == version and not info.is_over:
+            payload = await self.hand_payload(info, seat, picture=False)
+            lines = payload["content"].split("\n")
+            line = next((x for x in lines if x.startswith(UNSEEN_MARK)), "")
+            content = without_unseen(message.content)  # the hand's words, its note included
+            if line and len(content) + len(line) < MAX_CONTENT:
+                content += "\n" + line
+            await interaction.edit_original_response(content=content, view=payload["view"])
+            return
+        payload = await self.hand_payload(info, seat)
+        await interaction.edit_original_response(
+            content=payload["content"], attachments=[payload["file"]], view=payload["view"]
         )
 
     # Moves ----------------------------------------------------------------------------------------
@@ -359,10 +415,10 @@ class Front:
                 )
             )
         legal = [str(m) for m in info.match.legal_moves()]
-        if step is None:
-            view = self._controls(info, seat, version, legal)
+        if step is None:  # back to all choices, with the hand's own words and buttons
+            payload = await self.hand_payload(info, seat, picture=False)
             await interaction.edit_original_response(
-                content=texts.hand_caption(info, seat), view=view
+                content=payload["content"], view=payload["view"]
             )
             return
         if step[0] == "card" and step[1].startswith(BLOCKED):
@@ -504,11 +560,12 @@ class Front:
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         spec: MatchSpec,
         *,
         role: str | None,
         level: str | None,
+        open_to: int | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused(_("Challenges are made in a server's channel."))
@@ -519,17 +576,21 @@ class Front:
             interaction.guild_id,
             interaction.channel_id,
             member_of(interaction.user),
-            member_of(opponent),
+            member_of(opponent) if opponent is not None else None,
             spec,
             role=role,
             computer_id=me.id if me else None,
             ai_level=level,
+            for_role_id=open_to,
         )
         # The challenge is posted for the channel: in the server's language.
         view = discord.ui.View(timeout=None)
         with speaking(await self.server_language(info.guild_id)):
             if info.ai_level is not None:
                 content = texts.computer_game(info)
+            elif info.for_anyone:  # an open challenge: anyone (of its role) takes it
+                content = open_challenges.post(info)
+                view.add_item(AcceptButton(info.id))
             else:
                 content = texts.challenge_text(info)
                 view.add_item(AcceptButton(info.id))
@@ -546,8 +607,12 @@ class Front:
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()  # a click: its message will say it
-        info = await self.service.check_accept(challenge_id, interaction.user.id)
+        info = await self.service.check_accept(
+            challenge_id, interaction.user.id, roles=open_challenges.roles_of(interaction.user)
+        )
         await self.check_permissions(interaction)
+        if info.opponent is None:  # an open challenge: the member who clicked takes it
+            info = replace(info, opponent=member_of(interaction.user))
         await self._start(interaction, info, announce=interaction)
 
     async def check_permissions(self, interaction: discord.Interaction) -> None:
@@ -579,6 +644,8 @@ class Front:
                 challenge.id,
                 interaction.user.id,
                 game_channel_id=thread.id if thread is not None else None,
+                taker=member_of(interaction.user),
+                roles=open_challenges.roles_of(interaction.user),
             )
         except Exception:
             if thread is not None:
@@ -588,7 +655,11 @@ class Front:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.
             with speaking(await self.server_language(challenge.guild_id)):
-                content = texts.accepted(challenge, thread.mention if thread else None)
+                where = thread.mention if thread else None
+                if challenge.for_anyone:
+                    content = open_challenges.taken(challenge, where)
+                else:
+                    content = texts.accepted(challenge, where)
             await quietly(interaction.edit_original_response(content=content, view=None))
         if thread is not None:
             for user_id in info.players:

@@ -18,6 +18,7 @@ import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, notifications, texts
+from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
 from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
@@ -68,29 +69,38 @@ class SchottenCommands(app_commands.Group):
 
     # Challenges ------------------------------------------------------------------------------
 
-    @app_commands.command(description="Challenge a member (or me, the computer) to a game")
+    @app_commands.command(description="Challenge a member, me (the computer), or anyone to a game")
     @app_commands.describe(
-        opponent="Who you want to play (pick me to play the computer)",
+        opponent="Who you want to play (pick me to play the computer); none: an open challenge",
         game="Which game and variant",
         rounds="Schotten Totten: rounds in the match. Schotten Totten 2: 2 = revenge match",
         points="Schotten Totten: play to this many points instead of a number of rounds",
         role="Attacker/defender (Schotten Totten 2) or first/second (Schotten Totten)",
         level="How strong the computer plays, when you challenge me",
+        open_to="An open challenge (no opponent) that only members of this role may accept",
     )
     @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
     @gated
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         game: str = "classic",
         rounds: app_commands.Range[int, 1, 15] = 1,
         points: app_commands.Range[int, 5, 50] | None = None,
         role: str | None = None,
         level: str | None = None,
+        open_to: discord.Role | None = None,
     ) -> None:
         spec = spec_from_options(game, rounds, points)
-        await self.front.challenge(interaction, opponent, spec, role=role, level=level)
+        await self.front.challenge(
+            interaction,
+            opponent,
+            spec,
+            role=role,
+            level=level,
+            open_to=open_to.id if open_to is not None else None,
+        )
 
     async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:
         if interaction.channel_id is None:
@@ -216,6 +226,11 @@ class SchottenCommands(app_commands.Group):
         await acknowledge(interaction, private=True)
         info = await self.front.match_here(interaction)
         await self.front.confirm_resign(interaction, info)
+
+    @app_commands.command(description="Your games under way and open challenges, privately")
+    @gated
+    async def games(self, interaction: discord.Interaction) -> None:
+        await show_games(self.front, interaction)
 
     # Standings -------------------------------------------------------------------------------
 

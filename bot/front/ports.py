@@ -153,11 +153,12 @@ class CommandsFront(LookbackFront, DeskFront, Protocol):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         spec: MatchSpec,
         *,
         role: str | None,
         level: str | None,
+        open_to: int | None = None,
     ) -> None: ...
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None: ...
@@ -184,6 +185,10 @@ class ControlsFront(Requests, Protocol):
     ) -> None: ...
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None: ...
+
+    async def show_unseen(
+        self, interaction: discord.Interaction, match_id: int, version: int, shown: bool
+    ) -> None: ...
 
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None: ...
 

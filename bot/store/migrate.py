@@ -26,7 +26,15 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.factory import open_store
-from bot.store.interface import Row, Store, StoreUnavailable, Tx, is_postgres, safe_database
+from bot.store.interface import (
+    Row,
+    SchemaTooNew,
+    Store,
+    StoreUnavailable,
+    Tx,
+    is_postgres,
+    safe_database,
+)
 from engine.api import MatchSpec, load_match, replay_match
 
 # The bot's tables, each with its primary key, in an order that respects the foreign keys
@@ -48,7 +56,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "outbox": ("id",),
     "member_languages": ("user_id",),
     "member_notifications": ("user_id",),
+    "member_unseen": ("user_id",),
 }
+# Tables not copied: the heartbeats of the processes running on the source.
+NOT_COPIED = frozenset({"processes"})
 # Rows read and written at a time, so memory stays bounded whatever the database's size.
 BATCH = 500
 # The first bytes of every SQLite database file.
@@ -216,6 +227,11 @@ async def _open(database: str | Path, role: str) -> Store:
             finally:
                 await store.close()
         return await open_store(database, pool_size=2)
+    except SchemaTooNew as e:
+        raise MigrationError(
+            f"The {role} {safe_database(database)} was written by a newer schotten-bot ({e})."
+            " Copy with that version."
+        ) from e
     except (sqlite3.DatabaseError, asyncpg.PostgresError) as e:
         raise MigrationError(f"Cannot open the {role} {safe_database(database)}: {e}.") from e
 
@@ -243,7 +259,7 @@ async def _check_schemas(src: Store, dst: Store) -> None:
             " one of them was written by a newer schotten-bot. Copy with that version."
         )
     for store in (src, dst):
-        unknown = sorted(set(await store.tables()) - set(TABLES))
+        unknown = sorted(set(await store.tables()) - set(TABLES) - NOT_COPIED)
         if unknown:
             raise MigrationError(
                 f"{store.describe()} has tables that migrate-db does not know:"

@@ -250,6 +250,30 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # 10: open challenges (see bot/store/migrations_sqlite.py).
+    """
+    ALTER TABLE challenges ALTER COLUMN opponent_id DROP NOT NULL;
+    ALTER TABLE challenges ADD COLUMN for_anyone INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN for_role_id BIGINT;
+    """,
+    # Heartbeats (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE processes (
+        boot TEXT PRIMARY KEY,
+        started_at DOUBLE PRECISION NOT NULL,
+        beat_at DOUBLE PRECISION NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
+    """,
+    # The unseen cards (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_unseen (
+        user_id BIGINT PRIMARY KEY,
+        shown INTEGER NOT NULL,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
     # Each member's own notifications (see bot/store/migrations_sqlite.py).
     """
     CREATE TABLE member_notifications (

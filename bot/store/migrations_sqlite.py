@@ -263,6 +263,58 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # 10: open challenges. A challenge may name no opponent (`opponent_id` NULL until a
+    # member takes it: the first to accept plays), and may be open only to the members of a
+    # Discord role. SQLite cannot drop a NOT NULL, so the table is rebuilt, as SQLite's
+    # documentation prescribes (the store runs migrations with foreign keys off, then checks
+    # them before committing).
+    """
+    CREATE TABLE challenges_new (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER,                         -- NULL: open, and nobody has taken it yet
+        spec TEXT NOT NULL,                          -- engine.api.MatchSpec as JSON
+        status TEXT NOT NULL DEFAULT 'open',         -- open accepted declined cancelled expired
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        closed_at REAL,
+        match_id INTEGER,
+        message_id INTEGER,
+        ai_level TEXT,
+        for_anyone INTEGER NOT NULL DEFAULT 0,       -- an open challenge: the first taker plays
+        for_role_id INTEGER                          -- only this role's members may take it
+    );
+    INSERT INTO challenges_new (id, guild_id, channel_id, challenger_id, opponent_id, spec,
+        status, created_at, expires_at, closed_at, match_id, message_id, ai_level)
+    SELECT id, guild_id, channel_id, challenger_id, opponent_id, spec, status, created_at,
+        expires_at, closed_at, match_id, message_id, ai_level FROM challenges;
+    DROP TABLE challenges;
+    ALTER TABLE challenges_new RENAME TO challenges;
+    CREATE INDEX challenges_open ON challenges(status, expires_at);
+    """,
+    # Heartbeats: each running process's last sign of life, and who holds each lease, so
+    # that what a killed process had taken (announcements, the computer's turns) is taken
+    # over in seconds rather than when its lease runs out.
+    """
+    CREATE TABLE processes (
+        boot TEXT PRIMARY KEY,                       -- GameService.boot
+        started_at REAL NOT NULL,
+        beat_at REAL NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
+    """,
+    # The unseen cards: whether a member's hand messages show the cards they have not seen
+    # (the hand's Unseen cards button); no row: hidden.
+    """
+    CREATE TABLE member_unseen (
+        user_id INTEGER PRIMARY KEY,
+        shown INTEGER NOT NULL,                      -- 1: shown, 0: hidden
+        changed_at REAL NOT NULL
+    );
+    """,
     # Each member's own notifications, the same in every server (they follow the member, as
     # their DMs do): their hand by DM when it becomes their turn, the mentions that notify
     # them in a game's channel, and turn reminders. No row: all on, as before there were any.

@@ -233,6 +233,8 @@ async def wind_back_to_5(database):
         async with store.transaction() as tx:
             # Members' own notifications.
             await tx.run("DROP TABLE member_notifications")
+            # Issue 29: whether a member's hands show the unseen cards.
+            await tx.run("DROP TABLE member_unseen")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.
