@@ -318,6 +318,7 @@ class MemberData:
     named: bool  # their Discord display name, to show in games and standings
     language: bool  # their Discord client's language, for DMs
     unseen: bool  # whether their hands show the unseen cards
+    notifications: bool  # their own notification choices (/schotten settings)
     finished: int  # finished games, everywhere
     active: int  # games under way, everywhere
     active_here: int  # games under way in the server asked from

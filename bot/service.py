@@ -37,6 +37,7 @@ from bot.records import (
 from bot.store import (
     MoveWrite,
     NewAnnouncement,
+    Notifications,
     Row,
     Settings,
     Store,
@@ -78,6 +79,8 @@ ORPHAN_GRACE = 3.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
+# A member's own notifications (`Notifications`), each on or off.
+NOTIFICATIONS = ("turn_dm", "pings", "reminders")
 
 
 def new_seed() -> int:
@@ -122,6 +125,7 @@ class GameService:
             named=bool(r["named"]),
             language=bool(r["language"]),
             unseen=bool(r["unseen"]),
+            notifications=bool(r["notifications"]),
             finished=int(r["finished"]),
             active=int(r["active"]),
             active_here=int(r["active_here"]),
@@ -208,6 +212,27 @@ class GameService:
         """A member's language as last seen, or None if they never used the bot."""
         # Read each time: another process may have seen them switch since.
         return await self.store.member_language(user_id)
+
+    # A member's own notifications -------------------------------------------------------------
+
+    async def notifications(self, user_id: int) -> Notifications:
+        """What a member chose to be notified of (everything, until they change it)."""
+        return (await self.store.notifications([user_id]))[user_id]
+
+    async def notifications_of(self, user_ids: Sequence[int]) -> dict[int, Notifications]:
+        return await self.store.notifications(user_ids)
+
+    async def update_notifications(self, user_id: int, **changes: bool) -> Notifications:
+        """Change a member's own notifications (`NOTIFICATIONS`, each on or off): theirs in
+        every server, and any member may change their own."""
+        for key in changes:
+            if key not in NOTIFICATIONS:
+                raise Refused(say("There is no setting called {key}.", key=key))
+        wanted = {key: bool(value) for key, value in changes.items()}
+        updated = replace(await self.notifications(user_id), **wanted)
+        async with self.store.transaction() as tx:
+            await self.store.put_notifications(tx, updated, self.clock.now())
+        return updated
 
     # The unseen cards ---------------------------------------------------------------------------
 
@@ -981,9 +1006,12 @@ class GameService:
             user = row["player0_id"] if seat == 0 else row["player1_id"]
             left = forfeit - waited if forfeit > 0 else None
             reminder = Reminder(row["id"], row["channel_id"], user, waited, left)
+            # A member who turned reminders off gets none: the turn is marked reminded all
+            # the same (so it is not looked at again), and the forfeit still comes.
+            wanted = (await self.notifications(user)).reminders
             async with self.store.transaction() as tx:
                 marked = await self.store.mark_reminded(tx, row["id"], row["version"])
-                if marked:
+                if marked and wanted:
                     await self.store.add_announcement(
                         tx,
                         kind="reminder",
@@ -996,7 +1024,7 @@ class GameService:
                         boot=self.boot,
                         now=now,
                     )
-            if marked:
+            if marked and wanted:
                 work.reminders.append(reminder)
         for row in await self.store.expired_challenges(now):
             async with self.store.transaction() as tx:

@@ -33,6 +33,8 @@ def kept_lines(data: MemberData, *, everywhere: bool) -> list[str]:
         lines.append(_("• your Discord display name, shown in your games and the standings"))
     if data.language and everywhere:
         lines.append(_("• the language of your Discord app, for the messages I send you"))
+    if data.notifications and everywhere:
+        lines.append(_("• your notification choices"))
     if data.unseen and everywhere:
         lines.append(_("• your choice to see the unseen cards on your hand"))
     if data.finished:

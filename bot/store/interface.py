@@ -79,6 +79,18 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class Notifications:
+    """A member's own notifications, the same in every server (all on until they change
+    them): their hand by DM when it becomes their turn, the mentions that notify them in a
+    game's channel or thread, and turn reminders."""
+
+    user_id: int
+    turn_dm: bool = True
+    pings: bool = True
+    reminders: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class NewAnnouncement:
     """An outbox row to write (see `Store.add_announcement` for the fields)."""
 
@@ -303,6 +315,29 @@ class Store:
             (user_id, int(shown), now),
         )
 
+    async def notifications(self, user_ids: Iterable[int]) -> dict[int, Notifications]:
+        """These members' notifications (all on for a member who never changed them)."""
+        ids = list(set(user_ids))
+        found = {u: Notifications(u) for u in ids}
+        if ids:
+            marks = ",".join("?" * len(ids))
+            for r in await self._all(
+                f"SELECT * FROM member_notifications WHERE user_id IN ({marks})", ids
+            ):
+                found[r["user_id"]] = Notifications(
+                    r["user_id"], bool(r["turn_dm"]), bool(r["pings"]), bool(r["reminders"])
+                )
+        return found
+
+    async def put_notifications(self, tx: Tx, n: Notifications, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_notifications (user_id, turn_dm, pings, reminders, changed_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+            " turn_dm = excluded.turn_dm, pings = excluded.pings,"
+            " reminders = excluded.reminders, changed_at = excluded.changed_at",
+            (n.user_id, int(n.turn_dm), int(n.pings), int(n.reminders), now),
+        )
+
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
         await tx.execute(
             "INSERT INTO users (user_id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (user_id)"
@@ -332,6 +367,7 @@ class Store:
             "SELECT (SELECT count(*) FROM users WHERE user_id = ? AND name <> '') AS named,"
             " (SELECT count(*) FROM member_languages WHERE user_id = ?) AS language,"
             " (SELECT count(*) FROM member_unseen WHERE user_id = ?) AS unseen,"
+            " (SELECT count(*) FROM member_notifications WHERE user_id = ?) AS notifications,"
             " (SELECT count(*) FROM matches WHERE status = 'finished'"
             "  AND (player0_id = ? OR player1_id = ?)) AS finished,"
             " (SELECT count(*) FROM matches WHERE status = 'active'"
@@ -341,7 +377,7 @@ class Store:
             " (SELECT count(DISTINCT guild_id) FROM ratings WHERE user_id = ?) AS rated_servers,"
             " (SELECT count(*) FROM challenges WHERE status = 'open'"
             "  AND (challenger_id = ? OR opponent_id = ?)) AS challenges",
-            (user_id,) * 7 + (guild_id,) + (user_id,) * 5,
+            (user_id,) * 8 + (guild_id,) + (user_id,) * 5,
         )
         assert row is not None
         return row
@@ -377,7 +413,7 @@ class Store:
         )
         if guild_id == 0:
             await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
-            for table in ("member_languages", "member_unseen"):
+            for table in ("member_languages", "member_unseen", "member_notifications"):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
 
     # Challenges ------------------------------------------------------------------------------

@@ -41,13 +41,14 @@ async def test_deleting_everything(service):
     there = await finished_game(service, BOB, ALICE, OTHER, CHANNEL + 1)
     await service.remember_language(ALICE.id, "fr")
     await service.show_unseen(ALICE.id, True)
+    await service.update_notifications(ALICE.id, pings=False)
     running = await service.accept(
         (await service.challenge(GUILD, CHANNEL + 2, ALICE, CAROL, MatchSpec("tactics"))).id,
         CAROL.id,
     )
     open_one = await service.challenge(OTHER, CHANNEL + 3, CAROL, ALICE, MatchSpec("siege"))
     data = await service.member_data(ALICE.id, GUILD)
-    assert (data.named, data.language, data.unseen) == (True, True, True)
+    assert (data.named, data.language, data.unseen, data.notifications) == (True,) * 4
     assert (data.finished, data.active, data.rated_servers, data.challenges) == (2, 1, 2, 1)
     # A game under way must end first: nothing is deleted.
     refused = None
@@ -60,7 +61,8 @@ async def test_deleting_everything(service):
     await service.resign(running.id, ALICE.id)
     await service.forget_member(ALICE.id)
     data = await service.member_data(ALICE.id, GUILD)
-    assert (data.named, data.language, data.unseen) == (False, False, False)
+    assert (data.named, data.language, data.unseen, data.notifications) == (False,) * 4
+    assert (await service.notifications(ALICE.id)).pings  # back to the defaults
     assert (data.rated_servers, data.challenges) == (0, 0)
     assert data.finished == 3  # the games stay, with their moves
     for game in (here, there):

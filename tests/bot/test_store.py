@@ -26,6 +26,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "games",
             "matches",
             "member_languages",
+            "member_notifications",
             "member_unseen",
             "moves",
             "outbox",
