@@ -309,3 +309,18 @@ class PlayerStats:
 
 
 JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberData:
+    """What the bot keeps about a member (/schotten privacy)."""
+
+    named: bool  # their Discord display name, to show in games and standings
+    language: bool  # their Discord client's language, for DMs
+    unseen: bool  # whether their hands show the unseen cards
+    notifications: bool  # their own notification choices (/schotten settings)
+    finished: int  # finished games, everywhere
+    active: int  # games under way, everywhere
+    active_here: int  # games under way in the server asked from
+    rated_servers: int  # servers where they have a rating
+    challenges: int  # open challenges made or received

@@ -27,6 +27,7 @@ from bot.records import (
     LeaderboardPage,
     MatchInfo,
     Member,
+    MemberData,
     MoveResult,
     PlayerStats,
     RatingChange,
@@ -36,6 +37,7 @@ from bot.records import (
 from bot.store import (
     MoveWrite,
     NewAnnouncement,
+    Notifications,
     Row,
     Settings,
     Store,
@@ -43,12 +45,12 @@ from bot.store import (
     open_store,
     valid_id,
 )
-from bot.wording import SHOW_HAND_BUTTON, computer_name, player_name
+from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
 from engine.moves import Resign
 from engine.outcome import Termination
-from engine.phrases import Phrase, from_json, say, to_json
+from engine.phrases import Phrase, from_json, say, say_n, to_json
 from lang import LANGUAGES, command, language_of
 
 AI_LEVELS = ("easy", "normal", "hard")
@@ -77,6 +79,8 @@ ORPHAN_GRACE = 3.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
+# A member's own notifications (`Notifications`), each on or off.
+NOTIFICATIONS = ("turn_dm", "pings", "reminders")
 
 
 def new_seed() -> int:
@@ -113,6 +117,40 @@ class GameService:
         if defaults is not None:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
+
+    async def member_data(self, user_id: int, guild_id: int) -> MemberData:
+        """What the bot keeps about a member (for /schotten privacy)."""
+        r = await self.store.member_data(user_id, guild_id)
+        return MemberData(
+            named=bool(r["named"]),
+            language=bool(r["language"]),
+            unseen=bool(r["unseen"]),
+            notifications=bool(r["notifications"]),
+            finished=int(r["finished"]),
+            active=int(r["active"]),
+            active_here=int(r["active_here"]),
+            rated_servers=int(r["rated_servers"]),
+            challenges=int(r["challenges"]),
+        )
+
+    async def forget_member(self, user_id: int, guild_id: int = 0) -> None:
+        """Delete a member's data: everywhere (`guild_id` 0) or in one server. Refused while
+        they play a game there, which must end first (their opponent is owed it)."""
+        data = await self.member_data(user_id, guild_id)
+        under_way = data.active if guild_id == 0 else data.active_here
+        if under_way:
+            raise Refused(
+                say_n(
+                    "{count} game is still under way: it must end first (finish it, or"
+                    " resign with {resign}). Nothing was deleted.",
+                    "{count} games are still under way: they must end first (finish them, or"
+                    " resign with {resign}). Nothing was deleted.",
+                    under_way,
+                    resign=command("resign"),
+                )
+            )
+        async with self.store.transaction() as tx:
+            await self.store.forget_member(tx, user_id, guild_id, self.clock.now())
 
     async def vitals(self) -> tuple[int, float, int]:
         """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
@@ -174,6 +212,27 @@ class GameService:
         """A member's language as last seen, or None if they never used the bot."""
         # Read each time: another process may have seen them switch since.
         return await self.store.member_language(user_id)
+
+    # A member's own notifications -------------------------------------------------------------
+
+    async def notifications(self, user_id: int) -> Notifications:
+        """What a member chose to be notified of (everything, until they change it)."""
+        return (await self.store.notifications([user_id]))[user_id]
+
+    async def notifications_of(self, user_ids: Sequence[int]) -> dict[int, Notifications]:
+        return await self.store.notifications(user_ids)
+
+    async def update_notifications(self, user_id: int, **changes: bool) -> Notifications:
+        """Change a member's own notifications (`NOTIFICATIONS`, each on or off): theirs in
+        every server, and any member may change their own."""
+        for key in changes:
+            if key not in NOTIFICATIONS:
+                raise Refused(say("There is no setting called {key}.", key=key))
+        wanted = {key: bool(value) for key, value in changes.items()}
+        updated = replace(await self.notifications(user_id), **wanted)
+        async with self.store.transaction() as tx:
+            await self.store.put_notifications(tx, updated, self.clock.now())
+        return updated
 
     # The unseen cards ---------------------------------------------------------------------------
 
@@ -542,7 +601,7 @@ class GameService:
         ai_seat = row["ai_seat"]
         level = row["ai_level"]
         # The store's match reads join the players' names in.
-        shown: list[str] = [row["name0"] or player_name(p0), row["name1"] or player_name(p1)]
+        shown: list[str] = [shown_name(row["name0"], p0), shown_name(row["name1"], p1)]
         if ai_seat is not None:
             shown[ai_seat] = computer_name(level)
         return MatchInfo(
@@ -947,9 +1006,12 @@ class GameService:
             user = row["player0_id"] if seat == 0 else row["player1_id"]
             left = forfeit - waited if forfeit > 0 else None
             reminder = Reminder(row["id"], row["channel_id"], user, waited, left)
+            # A member who turned reminders off gets none: the turn is marked reminded all
+            # the same (so it is not looked at again), and the forfeit still comes.
+            wanted = (await self.notifications(user)).reminders
             async with self.store.transaction() as tx:
                 marked = await self.store.mark_reminded(tx, row["id"], row["version"])
-                if marked:
+                if marked and wanted:
                     await self.store.add_announcement(
                         tx,
                         kind="reminder",
@@ -962,7 +1024,7 @@ class GameService:
                         boot=self.boot,
                         now=now,
                     )
-            if marked:
+            if marked and wanted:
                 work.reminders.append(reminder)
         for row in await self.store.expired_challenges(now):
             async with self.store.transaction() as tx:

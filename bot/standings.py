@@ -15,7 +15,7 @@ from bot.records import (
     Record,
 )
 from bot.store import Row, Store
-from bot.wording import player_name, the_computer
+from bot.wording import shown_name, the_computer
 from engine.api import GAME_NAMES, VARIANTS, MatchSpec
 from engine.phrases import say, say_n
 
@@ -37,7 +37,7 @@ async def leaderboard(store: Store, guild_id: int, game: str, page: int = 1) -> 
         LeaderboardEntry(
             (page - 1) * PAGE + i + 1,
             r["user_id"],
-            r["name"] or player_name(r["user_id"]),
+            shown_name(r["name"], r["user_id"]),
             Rating(r["mu"], r["sigma"]),
             r["rated_games"],
         )
@@ -61,11 +61,11 @@ async def recent_games(
     store: Store, guild_id: int, user_id: int, limit: int = 10
 ) -> list[GameSummary]:
     rows = await store.finished_matches_of(guild_id, user_id, limit)
-    names = await store.names(_opponent(r, user_id) for r in rows)
+    names = await store.names((_opponent(r, user_id) for r in rows), guild_id)
     out = []
     for r in rows:
         other = _opponent(r, user_id)
-        name = names.get(other) or player_name(other)
+        name = shown_name(names.get(other), other)
         if r["ai_seat"] is not None:
             name = the_computer(r["ai_level"])
         spec = MatchSpec.from_json(json.loads(r["spec"]))
@@ -115,17 +115,17 @@ async def player_stats(
             rank = await store.rank_of(guild_id, game, user_id)
             total = await store.rated_players(guild_id, game)
             ratings[game] = (Rating(row["mu"], row["sigma"]), rank or 0, total)
-    names = await store.names([user_id] + ([against] if against is not None else []))
+    names = await store.names([user_id] + ([against] if against is not None else []), guild_id)
     active = len(await store.active_matches_of(guild_id, user_id))
     order = list(VARIANTS)
     return PlayerStats(
         user_id,
-        names.get(user_id) or player_name(user_id),
+        shown_name(names.get(user_id), user_id),
         overall,
         streak,
         ratings,
         dict(sorted(per_variant.items(), key=lambda kv: order.index(kv[0]))),
-        (names.get(against) or player_name(against), versus) if against is not None else None,
+        (shown_name(names.get(against), against), versus) if against is not None else None,
         await recent_games(store, guild_id, user_id, recent),
         active,
     )

@@ -36,6 +36,19 @@ def player_name(user_id: int) -> Phrase:
     return say("player {id}", id=user_id)
 
 
+def deleted_member() -> Phrase:
+    """A player who had the bot delete their data (/schotten privacy)."""
+    # TRANSLATORS: shown instead of the name of a player who had their data deleted.
+    return say("deleted member")
+
+
+def shown_name(name: str | None, user_id: int) -> str | Phrase:
+    """A player's name as stored: '' for a deleted member, None for one never seen."""
+    if name is None:
+        return player_name(user_id)
+    return name or deleted_member()
+
+
 # Buttons that sentences name ("use **Show my hand**"): the button and the sentence take
 # the label from here, so that in every language the words match what the member sees.
 SHOW_HAND_BUTTON = say_in("button", "Show my hand")

@@ -148,6 +148,13 @@ class Front:
             task.add_done_callback(self._later.discard)
         return language
 
+    async def writes_done(self) -> None:
+        """Until the writes no answer waited for (a member's language) are done: a deletion
+        of a member's data waits for them, or the click that asked for it would store their
+        language again just after."""
+        while self._later:
+            await asyncio.wait(set(self._later))
+
     async def _remember_language(self, user_id: int, language: str) -> None:
         try:
             await self.service.remember_language(user_id, language)

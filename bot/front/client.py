@@ -27,6 +27,8 @@ from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
 from bot.front.mentions import CommandMentions
+from bot.front.privacy import PRIVACY_CONTROLS
+from bot.front.privacy import understood as privacy_understood
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
 from bot.notation import aliases
@@ -133,7 +135,9 @@ class SchottenBot(discord.AutoShardedClient):
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
-        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS, *GAMES_CONTROLS)
+        self.add_dynamic_items(
+            *ALL_CONTROLS, *LOOKBACK_CONTROLS, *GAMES_CONTROLS, *PRIVACY_CONTROLS
+        )
         # The commands' names and descriptions in French and German clients' languages.
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
@@ -219,7 +223,8 @@ class SchottenBot(discord.AutoShardedClient):
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
         if not any(
-            known(custom_id) for known in (understood, lookback_understood, games_understood)
+            known(custom_id)
+            for known in (understood, lookback_understood, games_understood, privacy_understood)
         ):
             use(language_of(interaction.locale))  # this task only: the refusal's language
             try:

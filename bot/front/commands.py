@@ -17,7 +17,7 @@ from discord import app_commands
 import lang
 from bot import ratings
 from bot.errors import Refused
-from bot.front import lookback, texts
+from bot.front import lookback, notifications, privacy, texts
 from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
@@ -227,6 +227,16 @@ class SchottenCommands(app_commands.Group):
         info = await self.front.match_here(interaction)
         await self.front.confirm_resign(interaction, info)
 
+    @app_commands.command(description="What I keep about you, and deleting it on request")
+    @app_commands.describe(
+        member="Server managers: a member who has left the server (else: you)",
+    )
+    @gated
+    async def privacy(
+        self, interaction: discord.Interaction, member: discord.User | None = None
+    ) -> None:
+        await privacy.privacy(self.front, interaction, member)
+
     @app_commands.command(description="Your games under way and open challenges, privately")
     @gated
     async def games(self, interaction: discord.Interaction) -> None:
@@ -357,7 +367,9 @@ class SchottenCommands(app_commands.Group):
         embed = discord.Embed(title=title, description=body, colour=discord.Colour.dark_green())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(description="Server settings: reminders, forfeits, threads, analyses")
+    @app_commands.command(
+        description="Server settings (reminders, forfeits, threads...) and your own notifications"
+    )
     @app_commands.describe(
         reminder_hours="Remind a player who keeps a game waiting this many hours (1-168)",
         forfeit_hours="Forfeit on time after this many hours (12-720); 0 turns it off",
@@ -365,6 +377,9 @@ class SchottenCommands(app_commands.Group):
         use_threads="Open a thread for each game when I am allowed to",
         public_analysis="Anyone may analyse finished games (off: only their two players)",
         language="The language of my public posts here (server default: the server's own)",
+        my_turn_dm="Yours, in every server: your hand by DM when it becomes your turn",
+        my_pings="Yours, in every server: mentions that notify you in your games' threads",
+        my_reminders="Yours, in every server: a reminder when a game waits long for your move",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @gated
@@ -377,9 +392,17 @@ class SchottenCommands(app_commands.Group):
         use_threads: bool | None = None,
         public_analysis: bool | None = None,
         language: str | None = None,
+        my_turn_dm: bool | None = None,
+        my_pings: bool | None = None,
+        my_reminders: bool | None = None,
     ) -> None:
         guild = _guild(interaction)
         await acknowledge(interaction, private=True)
+        # The member's own notifications: any member changes theirs (after the server's,
+        # which only managers may change: a refusal there changes nothing).
+        mine = notifications.changes_of(
+            my_turn_dm=my_turn_dm, my_pings=my_pings, my_reminders=my_reminders
+        )
         changes: dict[str, Any] = {
             k: v
             for k, v in {
@@ -431,6 +454,7 @@ class SchottenCommands(app_commands.Group):
             else _("• who may analyse a finished game: its two players"),
             spoken,
         ]
+        lines += await notifications.your_notifications(self.service, interaction.user.id, mine)
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 

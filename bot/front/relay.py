@@ -49,7 +49,7 @@ from bot.front.controls import RematchButton, ShowHandButton
 from bot.front.ports import RelayFront
 from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
-from bot.store import DMS_CLOSED, Row
+from bot.store import DMS_CLOSED, Notifications, Row
 from lang import speaking
 
 log = logging.getLogger("schotten.bot")
@@ -208,16 +208,19 @@ class Relay:
             assert a.match is not None and a.seat is not None
             if not a.current:
                 return None  # the position moved on: a newer hand (or none) is owed
-            return Sent(await self._hand(a.match, a.seat, a.nonce))
+            hand = await self._hand(a.match, a.seat, a.nonce)
+            return None if hand is None else Sent(hand)
         if a.kind == "reminder":
             assert a.match is not None and a.reminder is not None
             if not a.current:
                 return None
+            wants = await self.service.notifications(a.reminder.user_id)
             language = await self.front.member_language(a.reminder.user_id, a.match.guild_id)
             with speaking(language):
                 content = texts.reminder(a.reminder)
+            mentions = PING if wants.pings else QUIET
             return Sent(
-                await self._post(a.match.channel_id, a.nonce, content, allowed_mentions=PING)
+                await self._post(a.match.channel_id, a.nonce, content, allowed_mentions=mentions)
             )
         if a.kind == "challenge":
             assert a.challenge is not None
@@ -253,6 +256,9 @@ class Relay:
         named = [info.players[s] for s in (0, 1) if s != info.ai_seat]
         if not info.is_over:
             named = [u for u in named if u == info.deciding_user]
+        # A member who turned pings off is named in the text, never mentioned.
+        wants = await self.service.notifications_of(named)
+        named = [u for u in named if wants[u].pings]
         pinged = [info.players[s] for s in a.ping if info.players[s] in named]
 
         def view() -> discord.ui.View:
@@ -301,15 +307,33 @@ class Relay:
                     log.info("game %s: could not delete board %s: %s", info.id, message.id, e)
         return Sent(message.id, tuple(pinged))
 
-    async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int:
+    async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int | None:
         """The hand by DM; if the player's DMs are closed, say so in the game's channel
         (without the hand): the board's Show my hand button still works for them. Both in
-        the player's language."""
+        the player's language. None: the player turned these DMs off (their hand is behind
+        Show my hand and `/schotten hand`; the channel tells them of their turn)."""
         user_id = info.players[seat]
+        wants = await self.service.notifications(user_id)
         with speaking(await self.front.member_language(user_id, info.guild_id)):
-            return await self._hand_in_language(info, seat, nonce, user_id)
+            if not wants.turn_dm:
+                await self._turn_without_dm(info, nonce, user_id, wants)
+                return None
+            return await self._hand_in_language(info, seat, nonce, user_id, wants)
 
-    async def _hand_in_language(self, info: MatchInfo, seat: int, nonce: str, user_id: int) -> int:
+    async def _turn_without_dm(
+        self, info: MatchInfo, nonce: str, user_id: int, wants: Notifications
+    ) -> None:
+        """A player who wants no hand by DM hears of their turn in the channel: the turn's
+        board mentioned them if it was a new message; if it was an edit (the computer's
+        reply), a line does. Nothing if they turned pings off too."""
+        if wants.pings and not await self.service.turn_pinged(info.id, info.version, user_id):
+            await self._post(
+                info.channel_id, f"{nonce}p", texts.turn_ping(info, user_id), allowed_mentions=PING
+            )
+
+    async def _hand_in_language(
+        self, info: MatchInfo, seat: int, nonce: str, user_id: int, wants: Notifications
+    ) -> int:
         dm = await self.client.create_dm(discord.Object(user_id))
 
         async def send(*, components: bool = True, picture: bool = True) -> discord.Message:
@@ -329,13 +353,16 @@ class Relay:
             log.info("no DM to %s: %s", user_id, e)
         # The channel is where this member hears of their turn: the turn's board pinged
         # them if it was a new message; if it was an edit (the computer's reply), a line
-        # does. The first time, a notice says why their hand is not coming.
+        # does. The first time, a notice says why their hand is not coming. A member who
+        # turned pings off is named without being notified.
         pinged = await self.service.turn_pinged(info.id, info.version, user_id)
-        mentions = QUIET if pinged else PING
+        mentions = QUIET if pinged or not wants.pings else PING
         if not await self.service.dm_notice_given(info.id, seat):
             notice = texts.dm_failed(user_id)
             await self._post(info.channel_id, f"{nonce}d", notice, allowed_mentions=mentions)
             raise Undeliverable(DMS_CLOSED)
+        if not wants.pings:
+            raise Undeliverable("the player's DMs are closed and they turned pings off")
         if not pinged:
             await self._post(
                 info.channel_id, f"{nonce}p", texts.turn_ping(info, user_id), allowed_mentions=PING

@@ -21,9 +21,9 @@ from discord.app_commands import locale_str
 from bot.errors import Refused
 from bot.front.controls import JoinTournamentButton
 from bot.front.match_options import spec_from_options
+from bot.front.notifications import mentions_for
 from bot.front.ports import DeskFront
 from bot.front.replies import (
-    PING,
     QUIET,
     SUGGESTION_SECONDS,
     acknowledge,
@@ -581,7 +581,9 @@ class TournamentDesk:
                 second=g.second_id,
                 deadline=int(t.round_deadline or 0),
             )
-        await _send(thread, text, allowed_mentions=PING)
+        await _send(
+            thread, text, allowed_mentions=await mentions_for(self.front.service, info.players)
+        )
         try:
             await self.front.relay.deliver(info.id)
         except Exception:  # stored with the game; the relay retries
@@ -610,7 +612,9 @@ class TournamentDesk:
                         deadline=int(t.round_deadline or 0),
                     )
                     text = "\n".join([head, *lines])
-                    sent = await _send(channel, text[:2000], allowed_mentions=PING)
+                    players = [e.user_id for e in t.entrants]
+                    mentions = await mentions_for(self.front.service, players)
+                    sent = await _send(channel, text[:2000], allowed_mentions=mentions)
                     upto = t.round
                 else:
                     table = await self.tournaments.standings(t)

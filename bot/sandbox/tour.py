@@ -225,6 +225,7 @@ async def _settings(tour: Tour) -> None:
     await tour.ask(tour.alice, "settings")
     await tour.ask(tour.alice, "settings", reminder_hours=12)
     await tour.ask(tour.bob, "settings")
+    await tour.ask(tour.bob, "settings", my_reminders=False)  # his own, though no manager
 
 
 async def _tournament(tour: Tour) -> None:

@@ -79,6 +79,18 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class Notifications:
+    """A member's own notifications, the same in every server (all on until they change
+    them): their hand by DM when it becomes their turn, the mentions that notify them in a
+    game's channel or thread, and turn reminders."""
+
+    user_id: int
+    turn_dm: bool = True
+    pings: bool = True
+    reminders: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class NewAnnouncement:
     """An outbox row to write (see `Store.add_announcement` for the fields)."""
 
@@ -125,7 +137,16 @@ MATCHES_JOINED = (
     "matches m LEFT JOIN users u0 ON u0.user_id = m.player0_id"
     " LEFT JOIN users u1 ON u1.user_id = m.player1_id"
 )
-MATCHES = f"SELECT m.*, u0.name AS name0, u1.name AS name1 FROM {MATCHES_JOINED}"
+# A forgotten player's name ('': "deleted member") in the matches their request covers.
+_FORGOTTEN = (
+    "EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id = m.player{seat}_id"
+    " AND f.guild_id IN (0, m.guild_id) AND f.through_match >= m.id)"
+)
+MATCHES = (
+    f"SELECT m.*, CASE WHEN {_FORGOTTEN.format(seat=0)} THEN '' ELSE u0.name END AS name0,"
+    f" CASE WHEN {_FORGOTTEN.format(seat=1)} THEN '' ELSE u1.name END AS name1"
+    f" FROM {MATCHES_JOINED}"
+)
 
 
 class ChannelBusy(ServiceError):
@@ -294,6 +315,29 @@ class Store:
             (user_id, int(shown), now),
         )
 
+    async def notifications(self, user_ids: Iterable[int]) -> dict[int, Notifications]:
+        """These members' notifications (all on for a member who never changed them)."""
+        ids = list(set(user_ids))
+        found = {u: Notifications(u) for u in ids}
+        if ids:
+            marks = ",".join("?" * len(ids))
+            for r in await self._all(
+                f"SELECT * FROM member_notifications WHERE user_id IN ({marks})", ids
+            ):
+                found[r["user_id"]] = Notifications(
+                    r["user_id"], bool(r["turn_dm"]), bool(r["pings"]), bool(r["reminders"])
+                )
+        return found
+
+    async def put_notifications(self, tx: Tx, n: Notifications, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_notifications (user_id, turn_dm, pings, reminders, changed_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+            " turn_dm = excluded.turn_dm, pings = excluded.pings,"
+            " reminders = excluded.reminders, changed_at = excluded.changed_at",
+            (n.user_id, int(n.turn_dm), int(n.pings), int(n.reminders), now),
+        )
+
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
         await tx.execute(
             "INSERT INTO users (user_id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (user_id)"
@@ -301,13 +345,76 @@ class Store:
             (user_id, name, int(is_bot)),
         )
 
-    async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+    async def names(self, user_ids: Iterable[int], guild_id: int = 0) -> dict[int, str]:
+        """Stored names ('' for a member forgotten everywhere or in `guild_id`)."""
         ids = list(set(user_ids))
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = await self._all(f"SELECT user_id, name FROM users WHERE user_id IN ({marks})", ids)
+        rows = await self._all(
+            "SELECT user_id, CASE WHEN EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id ="
+            " users.user_id AND f.guild_id IN (0, ?)) THEN '' ELSE name END AS name"
+            f" FROM users WHERE user_id IN ({marks})",
+            [guild_id, *ids],
+        )
         return {r["user_id"]: r["name"] for r in rows}
+
+    # Members' data (/schotten privacy) ----------------------------------------------------
+
+    async def member_data(self, user_id: int, guild_id: int) -> Row:
+        """What is kept about a member: counts for the privacy answer."""
+        row = await self._one(
+            "SELECT (SELECT count(*) FROM users WHERE user_id = ? AND name <> '') AS named,"
+            " (SELECT count(*) FROM member_languages WHERE user_id = ?) AS language,"
+            " (SELECT count(*) FROM member_unseen WHERE user_id = ?) AS unseen,"
+            " (SELECT count(*) FROM member_notifications WHERE user_id = ?) AS notifications,"
+            " (SELECT count(*) FROM matches WHERE status = 'finished'"
+            "  AND (player0_id = ? OR player1_id = ?)) AS finished,"
+            " (SELECT count(*) FROM matches WHERE status = 'active'"
+            "  AND (player0_id = ? OR player1_id = ?)) AS active,"
+            " (SELECT count(*) FROM matches WHERE status = 'active' AND guild_id = ?"
+            "  AND (player0_id = ? OR player1_id = ?)) AS active_here,"
+            " (SELECT count(DISTINCT guild_id) FROM ratings WHERE user_id = ?) AS rated_servers,"
+            " (SELECT count(*) FROM challenges WHERE status = 'open'"
+            "  AND (challenger_id = ? OR opponent_id = ?)) AS challenges",
+            (user_id,) * 8 + (guild_id,) + (user_id,) * 5,
+        )
+        assert row is not None
+        return row
+
+    async def forget_member(self, tx: Tx, user_id: int, guild_id: int, now: float) -> None:
+        """Delete what is kept about a member: everywhere (`guild_id` 0, their own request)
+        or in one server (an admin's, for a member who left it). Their finished games keep
+        their moves and show them as "deleted member"; ratings and their history go; open
+        challenges are cancelled; announcements already made of their games are dropped
+        (their texts named them). Games under way are the caller's to refuse first."""
+        here = "" if guild_id == 0 else " AND guild_id = ?"
+        scope: tuple[Any, ...] = () if guild_id == 0 else (guild_id,)
+        last = await tx.fetchone("SELECT COALESCE(max(id), 0) AS last FROM matches")
+        assert last is not None
+        await tx.execute(
+            "DELETE FROM forgotten WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        await tx.execute(
+            "INSERT INTO forgotten (guild_id, user_id, through_match, at) VALUES (?, ?, ?, ?)",
+            (guild_id, user_id, last["last"], now),
+        )
+        await tx.execute(f"DELETE FROM rating_history WHERE user_id = ?{here}", (user_id, *scope))
+        await tx.execute(f"DELETE FROM ratings WHERE user_id = ?{here}", (user_id, *scope))
+        await tx.execute(
+            "UPDATE challenges SET status = 'cancelled', closed_at = ? WHERE status = 'open'"
+            f" AND (challenger_id = ? OR opponent_id = ?){here}",
+            (now, user_id, user_id, *scope),
+        )
+        await tx.execute(
+            "DELETE FROM outbox WHERE status <> 'pending' AND match_id IN (SELECT id FROM"
+            f" matches WHERE status = 'finished' AND (player0_id = ? OR player1_id = ?){here})",
+            (user_id, user_id, *scope),
+        )
+        if guild_id == 0:
+            await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
+            for table in ("member_languages", "member_unseen", "member_notifications"):
+                await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
 
     # Challenges ------------------------------------------------------------------------------
 

@@ -55,7 +55,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "rating_history": ("match_id", "user_id"),
     "outbox": ("id",),
     "member_languages": ("user_id",),
+    "member_notifications": ("user_id",),
     "member_unseen": ("user_id",),
+    "forgotten": ("guild_id", "user_id"),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

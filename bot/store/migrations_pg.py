@@ -274,6 +274,26 @@ MIGRATIONS: list[str] = [
         changed_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # Each member's own notifications (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_notifications (
+        user_id BIGINT PRIMARY KEY,
+        turn_dm INTEGER NOT NULL DEFAULT 1,
+        pings INTEGER NOT NULL DEFAULT 1,
+        reminders INTEGER NOT NULL DEFAULT 1,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # Members' data deleted on request (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE forgotten (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        through_match BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

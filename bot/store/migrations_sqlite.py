@@ -315,6 +315,31 @@ MIGRATIONS: list[str] = [
         changed_at REAL NOT NULL
     );
     """,
+    # Each member's own notifications, the same in every server (they follow the member, as
+    # their DMs do): their hand by DM when it becomes their turn, the mentions that notify
+    # them in a game's channel, and turn reminders. No row: all on, as before there were any.
+    """
+    CREATE TABLE member_notifications (
+        user_id INTEGER PRIMARY KEY,
+        turn_dm INTEGER NOT NULL DEFAULT 1,          -- the hand by DM when it is their turn
+        pings INTEGER NOT NULL DEFAULT 1,            -- mentions that notify, in game channels
+        reminders INTEGER NOT NULL DEFAULT 1,        -- turn reminders
+        changed_at REAL NOT NULL
+    );
+    """,
+    # Members' data deleted on request (/schotten privacy): their finished games keep their
+    # moves, and show the player as "deleted member" in the matches up to `through_match`,
+    # everywhere (guild_id 0: the member's own request) or in one server (an admin's, for a
+    # member who left it).
+    """
+    CREATE TABLE forgotten (
+        guild_id INTEGER NOT NULL,                   -- 0: every server
+        user_id INTEGER NOT NULL,
+        through_match INTEGER NOT NULL,              -- the last match id when it was done
+        at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -201,7 +201,7 @@ async def test_the_settings_command_sets_the_language_of_public_posts(world):
         reply = await handle.reply()
         # Alice's own answer is in her language (English); it names the new setting.
         assert reply.ephemeral and reply.content.startswith("Settings updated.\n")
-        assert reply.content.endswith("\n• language of my posts: Français")
+        assert "\n• language of my posts: Français\n" in reply.content
         assert (await bot.service.settings(guild.id)).language == "fr"
         # A public post now speaks the server's language.
         board = await (await bob.slash(("schotten", "leaderboard"), where=channel)).reply()
@@ -214,7 +214,7 @@ async def test_the_settings_command_sets_the_language_of_public_posts(world):
         # "server default" follows the server's Discord language (English here).
         handle = await alice.slash(("schotten", "settings"), where=channel, language="auto")
         reply = await handle.reply()
-        assert reply.content.endswith("\n• language of my posts: the server's (English)")
+        assert "\n• language of my posts: the server's (English)\n" in reply.content
         assert (await bot.service.settings(guild.id)).language is None
         board = await (await bob.slash(("schotten", "leaderboard"), where=channel)).reply()
         assert "Nobody has finished a rated game yet" in board.embed_text()

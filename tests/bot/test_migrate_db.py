@@ -41,7 +41,10 @@ async def build_source(path, clock):
         await svc.update_settings(OTHER_GUILD, is_manager=True, challenge_hours=5, language="de")
         await svc.remember_language(ALICE.id, "fr")
         await svc.remember_language(BOB.id, "de-DE")
+        await svc.update_notifications(BOB.id, turn_dm=False)
+        await svc.update_notifications(CAROL.id, pings=False, reminders=False)
         await svc.show_unseen(ALICE.id, True)  # issue 29: her hands show the unseen cards
+        await svc.forget_member(CAROL.id, OTHER_GUILD)  # issue 30: she left that server
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(

@@ -227,12 +227,23 @@ async def test_the_backfill_gives_what_was_written_live(database, clock):
 
 
 async def wind_back_to_5(database):
-    """Undo migrations 9 to 6 by hand: the database as a bot at version 5 left it."""
+    """Undo the migrations after 5 by hand: the database as a bot at version 5 left it."""
     store = await open_store(database)
     try:
         async with store.transaction() as tx:
+            # Issue 30: members' data deleted on request.
+            await tx.run("DROP TABLE forgotten")
+            # Members' own notifications.
+            await tx.run("DROP TABLE member_notifications")
             # Issue 29: whether a member's hands show the unseen cards.
             await tx.run("DROP TABLE member_unseen")
+            # Heartbeats.
+            await tx.run("DROP TABLE processes")
+            await tx.run("ALTER TABLE outbox DROP COLUMN leased_by")
+            await tx.run("ALTER TABLE matches DROP COLUMN ai_leased_by")
+            # 10: open challenges (opponent_id stays nullable: migration 10 allows it anyway).
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_anyone")
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_role_id")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.

@@ -23,9 +23,11 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
         assert await store.version() == LATEST == len(MIGRATIONS)
         assert await store.tables() == [
             "challenges",
+            "forgotten",
             "games",
             "matches",
             "member_languages",
+            "member_notifications",
             "member_unseen",
             "moves",
             "outbox",

@@ -1,0 +1,140 @@
+"""/schotten privacy: what is kept about a member, and deleting it. Their finished games keep
+their moves and show them as "deleted member"; ratings leave the leaderboards; games under
+way must end first; a manager may do the same in their server for a member who left it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.records import Member
+from bot.sandbox import running_bot
+from bot.service import GameService
+from bot.wording import deleted_member
+from engine.api import MatchSpec
+from lang import localise, speaking
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.test_service import play_random
+
+OTHER = GUILD + 1
+
+
+def as_member(member) -> Member:
+    """A member of the emulator as the service knows them."""
+    return Member(member.id, member.name)
+
+
+async def finished_game(service: GameService, a: Member, b: Member, guild: int, channel: int):
+    ch = await service.challenge(guild, channel, a, b, MatchSpec("classic"))
+    info = await service.accept(ch.id, b.id)
+    await play_random(service, info.id, random.Random(info.id))
+    return await service.match(info.id)
+
+
+def name_in(language: str, name) -> str:
+    with speaking(language):
+        return localise(name)
+
+
+async def test_deleting_everything(service):
+    here = await finished_game(service, ALICE, BOB, GUILD, CHANNEL)
+    there = await finished_game(service, BOB, ALICE, OTHER, CHANNEL + 1)
+    await service.remember_language(ALICE.id, "fr")
+    await service.show_unseen(ALICE.id, True)
+    await service.update_notifications(ALICE.id, pings=False)
+    running = await service.accept(
+        (await service.challenge(GUILD, CHANNEL + 2, ALICE, CAROL, MatchSpec("tactics"))).id,
+        CAROL.id,
+    )
+    open_one = await service.challenge(OTHER, CHANNEL + 3, CAROL, ALICE, MatchSpec("siege"))
+    data = await service.member_data(ALICE.id, GUILD)
+    assert (data.named, data.language, data.unseen, data.notifications) == (True,) * 4
+    assert (data.finished, data.active, data.rated_servers, data.challenges) == (2, 1, 2, 1)
+    # A game under way must end first: nothing is deleted.
+    refused = None
+    try:
+        await service.forget_member(ALICE.id)
+    except Exception as e:
+        refused = e
+    assert refused is not None and "must end first" in str(refused)
+    assert (await service.member_data(ALICE.id, GUILD)).rated_servers == 2
+    await service.resign(running.id, ALICE.id)
+    await service.forget_member(ALICE.id)
+    data = await service.member_data(ALICE.id, GUILD)
+    assert (data.named, data.language, data.unseen, data.notifications) == (False,) * 4
+    assert (await service.notifications(ALICE.id)).pings  # back to the defaults
+    assert (data.rated_servers, data.challenges) == (0, 0)
+    assert data.finished == 3  # the games stay, with their moves
+    for game in (here, there):
+        after = await service.match(game.id)
+        seat = after.seat_of(ALICE.id)
+        assert after.names[seat] == deleted_member()
+        assert after.names[1 - seat] == "Bob"
+        assert [m for m in after.match.log] == [m for m in game.match.log]
+    assert name_in("de", deleted_member()) != "deleted member"
+    board = await service.leaderboard(GUILD, "st1")
+    assert ALICE.id not in [e.user_id for e in board.entries]
+    assert BOB.id in [e.user_id for e in board.entries]
+    stats = await service.stats(GUILD, BOB.id)
+    assert any(g.opponent_name == deleted_member() for g in stats.recent)
+    assert (await service.challenge_info(open_one.id)).status == "cancelled"
+    # Playing again later is a new start: the new game shows the name given then.
+    again = await finished_game(service, Member(ALICE.id, "Alice B."), BOB, GUILD, CHANNEL)
+    assert "Alice B." in (await service.match(again.id)).names
+    assert (await service.match(here.id)).names[here.seat_of(ALICE.id)] == deleted_member()
+
+
+async def test_a_manager_deletes_a_member_who_left_in_one_server_only(service):
+    here = await finished_game(service, ALICE, BOB, GUILD, CHANNEL)
+    there = await finished_game(service, ALICE, BOB, OTHER, CHANNEL + 1)
+    await service.forget_member(ALICE.id, GUILD)
+    assert (await service.match(here.id)).names[here.seat_of(ALICE.id)] == deleted_member()
+    assert (await service.match(there.id)).names[there.seat_of(ALICE.id)] == "Alice"
+    assert [e.user_id for e in (await service.leaderboard(GUILD, "st1")).entries] == [BOB.id]
+    assert ALICE.id in [e.user_id for e in (await service.leaderboard(OTHER, "st1")).entries]
+    data = await service.member_data(ALICE.id, OTHER)
+    assert data.named and data.rated_servers == 1
+
+
+async def test_through_discord(world):
+    emu, guild, alice, bob, carol, db = world
+    boss = guild.add_member("Manon", manage_guild=True)
+    channel = guild.default_channel
+    async with running_bot(emu, db) as bot:
+        game = await finished_game(bot.service, as_member(alice), as_member(bob), guild.id, 77)
+        answer = await (await alice.slash(("schotten", "privacy"), where=channel)).reply()
+        assert answer.ephemeral and "What I keep about you" in answer.content
+        assert "1 finished game, with its moves" in answer.content
+        ask = await (await alice.click(answer, label="Delete my data…")).reply()
+        assert ask.ephemeral and "cannot be undone" in ask.content
+        await (await alice.click(ask, label="Yes, delete")).ack()
+        for _ in range(200):
+            if "Done: your data is deleted" in ask.content:
+                break
+            await asyncio.sleep(0.05)
+        assert "Done: your data is deleted" in ask.content and not ask.buttons()
+        data = await bot.service.member_data(alice.id, guild.id)
+        assert not data.named and not data.language and data.finished == 1
+        seat = game.seat_of(alice.id)
+        assert (await bot.service.match(game.id)).names[seat] == deleted_member()
+        # Another member's data: only for a manager, and only once they left the server.
+        refused = await (
+            await carol.slash(("schotten", "privacy"), where=channel, member=bob)
+        ).reply()
+        assert refused.ephemeral and "Only a server manager" in refused.content
+        present = await (
+            await boss.slash(("schotten", "privacy"), where=channel, member=bob)
+        ).reply()
+        assert "still a member of this server" in present.content
+        guild.remove_member(bob)
+        about = await (await boss.slash(("schotten", "privacy"), where=channel, member=bob)).reply()
+        assert "in this server" in about.content and "1 finished game" in about.content
+        ask = await (await boss.click(about, label="Delete their data here…")).reply()
+        await (await boss.click(ask, label="Yes, delete")).ack()
+        for _ in range(200):
+            if "Done: their data in this server is deleted" in ask.content:
+                break
+            await asyncio.sleep(0.05)
+        assert "Done: their data in this server is deleted" in ask.content
+        names = (await bot.service.match(game.id)).names
+        assert tuple(names) == (deleted_member(), deleted_member())
