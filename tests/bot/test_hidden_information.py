@@ -513,6 +513,9 @@ async def test_nothing_hidden_reaches_anyone(world, variant):
         for member in (carol, alice, bob):
             info = await bot.service.match(info.id)
             await probe_controls(member, thread, info, bot, member.id == info.deciding_user)
+        # Every click answered in full (an Unseen cards click edits its message after its
+        # acknowledgement) before the bot stops.
+        assert await bot.front.wait_idle(30)
         await asyncio.sleep(0.2)
         await emu.assert_all_acknowledged()
     recorder.unsubscribe()
