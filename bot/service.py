@@ -43,6 +43,17 @@ from bot.store import (
     open_store,
     valid_id,
 )
+from bot.timing import (
+    MAX_CLOCK_HOURS,
+    MIN_CLOCK_HOURS,
+    REMINDER_SHARE,
+    Pause,
+    Timing,
+    budgets,
+    counted,
+    deadline,
+)
+from bot.vacations import Vacations
 from bot.wording import SHOW_HAND_BUTTON, computer_name, player_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
@@ -86,6 +97,8 @@ class GameService:
         self.boot = secrets.token_hex(6)
         # Members' languages as this process last stored them: a request writes only a change.
         self._languages: dict[int, str] = {}
+        # Members' vacations, which stop their clocks (bot/vacations.py).
+        self.vacations = Vacations(store, clock)
 
     @classmethod
     async def open(
@@ -116,7 +129,8 @@ class GameService:
 
     async def update_settings(self, guild_id: int, *, is_manager: bool, **changes: Any) -> Settings:
         """Change a server's settings (server managers only). Hours: reminder 1-168,
-        forfeit 0 (off) or 12-720, challenge expiry 1-168; `FLAGS` are on or off."""
+        forfeit 0 (off) or 12-720, challenge expiry 1-168; vacation days a year 0-366;
+        `FLAGS` are on or off."""
         if not is_manager:
             raise Refused(say("Only members who can manage this server can change its settings."))
         current = await self.store.settings(guild_id)
@@ -124,6 +138,11 @@ class GameService:
             "reminder_hours": (1, 168, say("A turn reminder is between 1 and 168 hours.")),
             "forfeit_hours": (12, 720, say("The forfeit time is 0 (off) or 12 to 720 hours.")),
             "challenge_hours": (1, 168, say("A challenge stays open 1 to 168 hours.")),
+            "vacation_days": (
+                0,
+                366,
+                say("Vacation days a year are 0 (no vacations) to 366, in whole days."),
+            ),
         }
         for key, value in changes.items():
             if key in FLAGS:
@@ -137,6 +156,8 @@ class GameService:
             lo, hi, message = limits[key]
             off = key == "forfeit_hours" and value == 0
             if not off and not lo <= value <= hi:
+                raise Refused(message)
+            if key == "vacation_days" and value != int(value):
                 raise Refused(message)
         updated = replace(current, **changes)
         async with self.store.transaction() as tx:
@@ -173,13 +194,19 @@ class GameService:
         role: str | None = None,
         computer_id: int | None = None,
         ai_level: str | None = None,
+        clock_hours: float | None = None,
     ) -> ChallengeInfo:
         """A challenge to a member; or, when `opponent.id == computer_id` (the bot's own
         account), a game against the computer that starts at once (see `accept`).
 
         `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
         or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
+        `clock_hours`: the time per move (bot/timing.py); None: the server's forfeit time,
+        fixed now for this game (with no forfeit on the server, the game follows the
+        server's settings).
         """
+        if clock_hours is not None and not MIN_CLOCK_HOURS <= clock_hours <= MAX_CLOCK_HOURS:
+            raise Refused(say("The time per move is 1 hour to 30 days."))
         vs_computer = computer_id is not None and opponent.id == computer_id
         if challenger.id == opponent.id:
             raise Refused(say("You cannot challenge yourself; pick another member."))
@@ -205,6 +232,8 @@ class GameService:
         spec = _with_role(spec, role)
         now = self.clock.now()
         settings = await self.store.settings(guild_id)
+        if clock_hours is None and settings.forfeit_hours > 0:
+            clock_hours = settings.forfeit_hours
         async with self.store.transaction() as tx:
             await self.store.put_user(tx, challenger.id, challenger.name, challenger.is_bot)
             await self.store.put_user(tx, opponent.id, opponent.name, opponent.is_bot)
@@ -218,6 +247,7 @@ class GameService:
                 ai_level=(ai_level or "normal") if vs_computer else None,
                 now=now,
                 expires_at=now + settings.challenge_hours * 3600,
+                clock_hours=clock_hours,
             )
         info = await self.challenge_info(cid)
         return info
@@ -242,6 +272,7 @@ class GameService:
             ai_level=row["ai_level"],
             match_id=row["match_id"],
             message_id=row["message_id"],
+            clock_hours=row["clock_hours"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -300,6 +331,7 @@ class GameService:
                 players=(info.challenger.id, info.opponent.id),
                 spec=info.spec,
                 ai_level=info.ai_level,
+                clock_hours=info.clock_hours,
             )
             if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused(say("This challenge was answered a moment ago."))
@@ -315,9 +347,11 @@ class GameService:
         spec: MatchSpec,
         ai_level: str | None = None,
         tournament_id: int | None = None,
+        clock_hours: float | None = None,
     ) -> int:
         """A new match with a fresh seed, and its opening announcements, in `tx`: seat 0 is
-        `players[0]`; with `ai_level`, seat 1 is the computer."""
+        `players[0]`; with `ai_level`, seat 1 is the computer; `clock_hours`: its time per
+        move (None: the server's settings, as tournament games have)."""
         seed = self.seeds()
         match = new_match(spec, seed)
         now = self.clock.now()
@@ -343,6 +377,7 @@ class GameService:
             ai_level=ai_level,
             turn=_turn(None, False, []),
             tournament_id=tournament_id,
+            clock_hours=clock_hours,
         )
         rows, _ = self._position(mid, 0, match, state, ai_seat, events=[], started=True, mover=None)
         await self.store.add_announcements(tx, rows, self.boot, now)
@@ -433,6 +468,8 @@ class GameService:
             ai_level=level,
             board_message_id=row["board_message_id"],
             turn=row["turn"],
+            clock_hours=row["clock_hours"],
+            tournament_id=row["tournament_id"],
         )
 
     async def play(
@@ -792,17 +829,74 @@ class GameService:
 
     # Time ---------------------------------------------------------------------------------------
 
+    async def timing(self, info: MatchInfo) -> Timing:
+        """The game's clock now (also kept as `info.timing`): its time per move, the time
+        left to the player to move, their vacation stopping it, and each player's vacation
+        under way. Vacations count outside tournaments only (bot/timing.py)."""
+        now = self.clock.now()
+        if info.clock_hours is None:
+            s = await self.store.settings(info.guild_id)
+            plan = budgets(None, s.reminder_hours, s.forfeit_hours)
+        else:
+            plan = budgets(info.clock_hours, 0, 0)
+        away: list[float | None] = [None, None]
+        pauses: dict[int, list[Pause]] = {0: [], 1: []}
+        if info.tournament_id is None and info.status == "active":
+            seats = [s for s in (0, 1) if s != info.ai_seat]
+            rows = await self.store.vacations(
+                info.guild_id, [info.players[s] for s in seats], info.due_since
+            )
+            for r in rows:
+                for seat in seats:
+                    if info.players[seat] != r["user_id"]:
+                        continue
+                    pauses[seat].append((r["starts_at"], r["ends_at"]))
+                    if r["starts_at"] <= now < r["ends_at"]:
+                        away[seat] = r["ends_at"]
+        seat = info.to_decide
+        left = None
+        stopped = False
+        playing = seat is not None and seat != info.ai_seat and info.status == "active"
+        if plan.forfeit is not None and playing and seat is not None:
+            left = max(0.0, plan.forfeit - counted(info.due_since, now, pauses[seat]))
+            stopped = away[seat] is not None
+        info.timing = Timing(now, plan.forfeit, left, stopped, (away[0], away[1]))
+        return info.timing
+
+    async def time_left(self, info: MatchInfo) -> float | None:
+        """Seconds left on the clock of the player to move (vacations stop it), or None when
+        the game has no forfeit on time, or waits for the computer or for nobody."""
+        return (await self.timing(info)).left
+
     async def due(self) -> DueWork:
         """Reminders owed, forfeits to apply (applied here), challenges that expired. Nothing
-        lives in memory: deadlines are computed from stored times on every call, and each
-        piece of work writes what it must announce in its own transaction (the outbox)."""
+        lives in memory: deadlines are computed from stored times on every call (each
+        game's clock, or the server's settings, moved by the vacations of the player to
+        move: bot/timing.py), and each piece of work writes what it must announce in its
+        own transaction (the outbox)."""
         now = self.clock.now()
         work = DueWork()
-        for row in await self.store.due_matches(now):
-            waited = (now - row["due_since"]) / 3600
-            forfeit = row["forfeit_hours"]
+        rows = await self.store.due_matches(now, REMINDER_SHARE)
+        pauses: dict[tuple[int, int], list[Pause]] = {}
+        waiting = [
+            (r["guild_id"], r["player0_id"] if r["to_decide"] == 0 else r["player1_id"])
+            for r in rows
+            if r["tournament_id"] is None
+        ]
+        if waiting:
+            since = min(r["due_since"] for r in rows)
+            for v in await self.store.vacations_of_many(waiting, since):
+                pauses.setdefault((v["guild_id"], v["user_id"]), []).append(
+                    (v["starts_at"], v["ends_at"])
+                )
+        for row in rows:
             seat = row["to_decide"]
-            if forfeit > 0 and waited >= forfeit:
+            user = row["player0_id"] if seat == 0 else row["player1_id"]
+            plan = budgets(None, row["reminder_hours"], row["forfeit_hours"])
+            own = row["tournament_id"] is None
+            stops = pauses.get((row["guild_id"], user), []) if own else []
+            since = row["due_since"]
+            if plan.forfeit is not None and now >= deadline(since, plan.forfeit, stops):
                 info = await self._info(row)
                 try:
                     result = await self._play_seat(
@@ -812,8 +906,12 @@ class GameService:
                     continue  # a move arrived meanwhile: the deadline starts again
                 work.forfeits.append(result)
                 continue
-            user = row["player0_id"] if seat == 0 else row["player1_id"]
-            left = forfeit - waited if forfeit > 0 else None
+            if row["reminded"] or plan.reminder is None:
+                continue
+            if now < deadline(since, plan.reminder, stops):
+                continue  # the player's vacation moved the reminder later
+            waited = counted(since, now, stops) / 3600
+            left = (plan.forfeit / 3600 - waited) if plan.forfeit is not None else None
             reminder = Reminder(row["id"], row["channel_id"], user, waited, left)
             async with self.store.transaction() as tx:
                 marked = await self.store.mark_reminded(tx, row["id"], row["version"])
@@ -887,6 +985,7 @@ class GameService:
         info = await self.match(row["match_id"])
         base.match = info
         if kind == "board":
+            latest = info.version == row["version"]
             info.match = load_match(payload["state"])
             info.version = row["version"]
             base.lines = [from_json(e) for e in payload["events"]]  # Phrases, or old text
@@ -899,12 +998,16 @@ class GameService:
                 before = await self.store.board_before(row["match_id"], row["id"])
                 if before is not None and before["message_id"] is not None:
                     base.edit_message_id = int(before["message_id"])
+            if latest and info.status == "active":
+                await self.timing(info)  # the clock, on the board of the current position
         elif kind == "hand":
             base.current = (
                 info.status == "active"
                 and info.version == row["version"]
                 and info.to_decide == row["seat"]
             )
+            if base.current:
+                await self.timing(info)
         elif kind == "reminder":
             base.reminder = Reminder(
                 info.id, info.channel_id, payload["user"], payload["waited"], payload["left"]

@@ -47,6 +47,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "rating_history": ("match_id", "user_id"),
     "outbox": ("id",),
     "member_languages": ("user_id",),
+    "vacations": ("id",),
 }
 # Rows read and written at a time, so memory stays bounded whatever the database's size.
 BATCH = 500
