@@ -18,7 +18,7 @@ from bot.clock import Clock
 from bot.errors import Refused
 from bot.store import Row, Store
 from bot.timing import DAY, vacation_days_used
-from engine.phrases import say
+from engine.phrases import say, say_n
 from lang import command
 
 
@@ -68,13 +68,14 @@ class Vacations:
             rows = await self.store.vacations_in(tx, guild_id, user_id, year_start(now))
             before = _status(rows, now, allowed)
             if before.until is not None:
+                until = f"<t:{int(before.until)}:f>"
                 raise Refused(
                     # TRANSLATORS: {until} is a date Discord shows in the reader's own time
                     # zone; {end} the command /schotten vacation end (a clickable mention).
                     say(
                         "You are already on vacation until {until}; to change it, end it first"
                         " with {end}.",
-                        until=f"<t:{int(before.until)}:f>",
+                        until=until,
                         end=command("vacation end"),
                     )
                 )
@@ -88,10 +89,12 @@ class Vacations:
                         )
                     )
                 raise Refused(
-                    say(
-                        "You have {left} days of vacation left this year (this server allows"
-                        " {allowed} a year): ask for {left} days or fewer.",
-                        left=before.left,
+                    say_n(
+                        "You have {count} day of vacation left this year (this server allows"
+                        " {allowed} a year): ask for {count} day or fewer.",
+                        "You have {count} days of vacation left this year (this server allows"
+                        " {allowed} a year): ask for {count} days or fewer.",
+                        before.left,
                         allowed=allowed,
                     )
                 )

@@ -201,6 +201,8 @@ class Front:
         the current language (the caller speaks the player's)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
         view = self._controls(info, seat, info.version, legal) if legal else None
+        if info.timing is None and info.status == "active":
+            await self.service.timing(info)  # the time left, shown with the hand
         content = texts.hand_caption(info, seat, note)
         return {"content": content, "file": await self.hand_file(info, seat), "view": view}
 
@@ -361,6 +363,7 @@ class Front:
         legal = [str(m) for m in info.match.legal_moves()]
         if step is None:
             view = self._controls(info, seat, version, legal)
+            await self.service.timing(info)
             await interaction.edit_original_response(
                 content=texts.hand_caption(info, seat), view=view
             )
@@ -446,6 +449,7 @@ class Front:
         """The board as everyone may see it, with its Show my hand button, in the current
         language: `/schotten board`'s private answer, and what its Post in channel posts."""
         png = await asyncio.to_thread(_render_board, info, current())
+        await self.service.timing(info)  # the time left, shown under the turn
         return Answer(
             texts.board_caption(info, []),
             pictures=[Picture(f"board-{info.id}-{info.version}.png", png)],
@@ -509,6 +513,7 @@ class Front:
         *,
         role: str | None,
         level: str | None,
+        clock_hours: float | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused(_("Challenges are made in a server's channel."))
@@ -524,6 +529,7 @@ class Front:
             role=role,
             computer_id=me.id if me else None,
             ai_level=level,
+            clock_hours=clock_hours,
         )
         # The challenge is posted for the channel: in the server's language.
         view = discord.ui.View(timeout=None)
@@ -648,7 +654,14 @@ class Front:
             opponent = self.client.get_user(other) or await self.client.fetch_user(other)
         assert opponent is not None
         spec = MatchSpec(info.spec.variant, info.spec.rounds, info.spec.target, info.spec.revenge)
-        await self.challenge(interaction, opponent, spec, role=None, level=info.ai_level)
+        await self.challenge(
+            interaction,
+            opponent,
+            spec,
+            role=None,
+            level=info.ai_level,
+            clock_hours=info.clock_hours,
+        )
 
     # Time ----------------------------------------------------------------------------------------
 

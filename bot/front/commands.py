@@ -18,6 +18,7 @@ import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, texts
+from bot.front.clock_commands import CLOCKS, VacationCommands
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
 from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
@@ -65,6 +66,7 @@ class SchottenCommands(app_commands.Group):
         self.front = front
         self.service = front.service
         self.add_command(TournamentCommands(front))
+        self.add_command(VacationCommands(front))
 
     # Challenges ------------------------------------------------------------------------------
 
@@ -76,8 +78,9 @@ class SchottenCommands(app_commands.Group):
         points="Schotten Totten: play to this many points instead of a number of rounds",
         role="Attacker/defender (Schotten Totten 2) or first/second (Schotten Totten)",
         level="How strong the computer plays, when you challenge me",
+        clock="Time for each move (default: the server's forfeit time)",
     )
-    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
+    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS, clock=CLOCKS)
     @gated
     async def challenge(
         self,
@@ -88,9 +91,12 @@ class SchottenCommands(app_commands.Group):
         points: app_commands.Range[int, 5, 50] | None = None,
         role: str | None = None,
         level: str | None = None,
+        clock: int | None = None,
     ) -> None:
         spec = spec_from_options(game, rounds, points)
-        await self.front.challenge(interaction, opponent, spec, role=role, level=level)
+        await self.front.challenge(
+            interaction, opponent, spec, role=role, level=level, clock_hours=clock
+        )
 
     async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:
         if interaction.channel_id is None:
@@ -350,6 +356,7 @@ class SchottenCommands(app_commands.Group):
         use_threads="Open a thread for each game when I am allowed to",
         public_analysis="Anyone may analyse finished games (off: only their two players)",
         language="The language of my public posts here (server default: the server's own)",
+        vacation_days="Days of vacation each member may take a year (0: none)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @gated
@@ -362,6 +369,7 @@ class SchottenCommands(app_commands.Group):
         use_threads: bool | None = None,
         public_analysis: bool | None = None,
         language: str | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
         guild = _guild(interaction)
         await acknowledge(interaction, private=True)
@@ -373,6 +381,7 @@ class SchottenCommands(app_commands.Group):
                 "challenge_hours": challenge_hours,
                 "use_threads": use_threads,
                 "public_analysis": public_analysis,
+                "vacation_days": vacation_days,
             }.items()
             if v is not None
         }
@@ -415,6 +424,16 @@ class SchottenCommands(app_commands.Group):
             if s.public_analysis
             else _("• who may analyse a finished game: its two players"),
             spoken,
+            _("• vacation: none")
+            if s.vacation_days == 0
+            else fill(
+                ngettext(
+                    "• vacation: up to {count} day a year per member",
+                    "• vacation: up to {count} days a year per member",
+                    s.vacation_days,
+                ),
+                count=s.vacation_days,
+            ),
         ]
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
