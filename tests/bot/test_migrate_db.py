@@ -40,6 +40,7 @@ async def build_source(path, clock):
         await svc.update_settings(OTHER_GUILD, is_manager=True, challenge_hours=5, language="de")
         await svc.remember_language(ALICE.id, "fr")
         await svc.remember_language(BOB.id, "de-DE")
+        await svc.vacations.start(OTHER_GUILD, CAROL.id, 2)  # a member on vacation
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(
