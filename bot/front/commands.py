@@ -423,7 +423,6 @@ class SchottenCommands(app_commands.Group):
             _("• who may analyse a finished game: anyone")
             if s.public_analysis
             else _("• who may analyse a finished game: its two players"),
-            spoken,
             _("• vacation: none")
             if s.vacation_days == 0
             else fill(
@@ -434,6 +433,7 @@ class SchottenCommands(app_commands.Group):
                 ),
                 count=s.vacation_days,
             ),
+            spoken,
         ]
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 

@@ -267,3 +267,60 @@ async def test_tournament_games_ignore_vacations(service, clock):
     timing = await service.timing(await service.match(info.id))
     assert timing.left == 0 and not timing.stopped and timing.away == (None, None)
     assert [f.info.id for f in (await service.due()).forfeits] == [info.id]
+
+
+# The clock's words -----------------------------------------------------------------------------
+
+
+def test_durations_read_as_members_expect():
+    from bot.front.clock_words import duration, per_move
+
+    assert duration(2 * DAY + 3 * HOUR + 20 * 60) == "2 days 3 h"
+    assert duration(DAY) == "1 day"
+    assert duration(HOUR - 0.2) == "1 h"  # just after a move: the whole hour
+    assert duration(5 * HOUR + 20 * 60) == "5 h 20 min"
+    assert duration(20 * 60) == "20 min"
+    assert duration(10) == "under a minute"
+    assert [per_move(h) for h in (1, 12, 24, 72, 168)] == [
+        "1 hour per move",
+        "12 hours per move",
+        "1 day per move",
+        "3 days per move",
+        "7 days per move",
+    ]
+    assert per_move(36) == "36 hours per move" and per_move(None) == "no time limit per move"
+    assert per_move(1.5) == "1 h 30 min per move"
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+async def test_the_clocks_lines_are_translated(service, clock, language):
+    import lang
+    from bot.front import texts
+    from bot.front.clock_words import duration, hand_lines, per_move
+    from lang.catalogs import MISSES
+
+    info = await start(service, clock_hours=24)
+    mover = info.to_decide
+    await service.vacations.start(GUILD, info.players[1 - mover], 2)
+    await service.vacations.start(GUILD, info.players[mover], 1)
+    await service.timing(info)
+
+    def said() -> list[str]:
+        return [
+            texts.board_caption(info, []),
+            "\n".join(hand_lines(info, mover)),
+            "\n".join(hand_lines(info, 1 - mover)),
+            *(per_move(h) for h in (None, 1, 12, 24, 72, 168, 1.5)),
+            *(duration(s) for s in (10, 20 * 60, HOUR, 5 * HOUR + 60, DAY, 2 * DAY + HOUR)),
+        ]
+
+    english = said()
+    assert "⏸ 1 day left on the clock, stopped." in english[0]
+    assert english[0].count("is on vacation until") == 2
+    MISSES.clear()
+    with lang.speaking(language):
+        translated = said()
+    assert [m for m in MISSES if m[0] == language] == []
+    for en, other in zip(english[:10], translated[:10], strict=True):
+        assert other != en, en
+    assert all("<t:" in line for line in translated[:3])
