@@ -5,6 +5,8 @@ schotten-bot sandbox [--game classic] [--out DIR] [--seed N] [--computer LEVEL]
                      [--language fr] [--tour] [--processes N --database postgresql://...]
 schotten-bot migrate-db --from schotten.sqlite3 --to postgresql://...
 schotten-bot check [--config config.toml]
+schotten-bot backup FILE [--config config.toml]
+schotten-bot restore FILE [--config config.toml]
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import logging
 import sys
 from pathlib import Path
 
-from bot.config import ConfigError, check_shards, load_config, parse_shards
+from bot.config import Config, ConfigError, check_shards, load_config, parse_shards
 from bot.runner import quiet_voice_warnings, serve, setup_logging
 from engine.api import VARIANTS
 
@@ -32,6 +34,7 @@ async def _run(
     shard_count: int | None = None,
 ) -> int:
     from bot.front.client import SchottenBot
+    from bot.store.preflight import DatabaseProblem, check_database
 
     if config_path is None and DEFAULT_CONFIG.exists():
         config_path = DEFAULT_CONFIG
@@ -51,6 +54,13 @@ async def _run(
         log.info("settings read from %s", config_path)
     token = config.require_token()
     log.info("starting with %r", config)
+    # The database first: its failures are the admin's to fix, and said in one line before
+    # anything is asked of Discord.
+    try:
+        await check_database(config.database, synchronous=config.synchronous)
+    except DatabaseProblem as e:
+        print(e, file=sys.stderr)
+        return 3
     return await serve(SchottenBot(config), token)
 
 
@@ -85,6 +95,31 @@ async def _migrate_db(source: str, target: str) -> int:
         return 2
     print(report.summary())
     return 0
+
+
+def _config_here(config_path: Path | None) -> Config:
+    if config_path is None and DEFAULT_CONFIG.exists():
+        config_path = DEFAULT_CONFIG
+    return load_config(config_path)
+
+
+async def _backup(config_path: Path | None, file: Path) -> int:
+    from bot.store.backup import BackupError, backup
+
+    try:
+        report = await backup(_config_here(config_path).database, file)
+    except BackupError as e:
+        print(e, file=sys.stderr)
+        return 2
+    print(report.summary())
+    return 0
+
+
+async def _restore(config_path: Path | None, file: Path) -> int:
+    if not file.is_file():
+        print(f"There is no backup at {file}.", file=sys.stderr)
+        return 2
+    return await _migrate_db(str(file), str(_config_here(config_path).database))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,6 +240,30 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="The new, empty database: a postgresql:// URL (or a SQLite file).",
     )
+    backup = sub.add_parser(
+        "backup",
+        help="Write a consistent copy of the bot's SQLite database, while it runs.",
+        description="Copy the configured SQLite database into FILE with SQLite's online"
+        " backup API (the bot may keep running; the copy is one moment's state, checked"
+        " before it is kept). A PostgreSQL bot is told the pg_dump command to use instead.",
+    )
+    backup.add_argument("file", type=Path, metavar="FILE", help="The new backup file.")
+    restore = sub.add_parser(
+        "restore",
+        help="Copy a backup into the configured database, which must be empty.",
+        description="Copy every game, rating and setting of the backup FILE into the"
+        " configured database (SQLite or PostgreSQL), then check that every game replays;"
+        " refuses a database that already holds data, as migrate-db does. Stop the bot first.",
+    )
+    restore.add_argument("file", type=Path, metavar="FILE", help="A file written by backup.")
+    for command in (backup, restore):
+        command.add_argument(
+            "--config",
+            type=Path,
+            default=None,
+            help="The TOML settings file whose [bot] database is meant (default:"
+            " ./config.toml if it exists).",
+        )
     check = sub.add_parser(
         "check",
         help="Check the bot's Discord setup: application, commands, permissions per server.",
@@ -232,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_migrate_db(args.source, args.target))
         if args.command == "check":
             return asyncio.run(_check(args.config))
+        if args.command == "backup":
+            return asyncio.run(_backup(args.config, args.file))
+        if args.command == "restore":
+            return asyncio.run(_restore(args.config, args.file))
         from bot.config import database_of
         from bot.sandbox import SandboxError, run_sandbox
         from bot.sandbox.processes import BotProcessError

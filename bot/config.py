@@ -40,6 +40,8 @@ class Config:
     dev_guild: int | None = None  # sync commands to this server at once, for development
     log_level: str = "INFO"
     timer_seconds: float = 60.0
+    metrics_port: int | None = None  # /healthz and /metrics over HTTP (None: not served)
+    metrics_host: str = "127.0.0.1"
     computer_workers: int = 1
     defaults: Settings = field(default_factory=lambda: Settings(0))
     source: str = "the defaults"  # the file the settings were read from
@@ -83,6 +85,13 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
         "dev_guild": (int, lambda v: v >= 0, "a server id, or 0 for none"),
         "log_level": (str, lambda v: v.upper() in LOG_LEVELS, "DEBUG, INFO, WARNING or ERROR"),
         "timer_seconds": (float, lambda v: 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
+        "metrics_port": (int, lambda v: 0 <= v <= 65535, "a TCP port, 1 to 65535 (0: none)"),
+        "metrics_host": (
+            str,
+            bool,
+            'the address to listen on, "127.0.0.1" (this machine only, the default) or'
+            ' "0.0.0.0" (every network: put it behind a firewall)',
+        ),
     },
     "defaults": {
         "reminder_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
@@ -217,6 +226,8 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
         dev_guild=int(dev) if dev else None,
         log_level=str(bot.get("log_level", "INFO")).upper(),
         timer_seconds=float(bot.get("timer_seconds", 60)),
+        metrics_port=int(bot.get("metrics_port", 0)) or None,
+        metrics_host=str(bot.get("metrics_host", "127.0.0.1")),
         computer_workers=int(computer.get("workers", 1)),
         defaults=Settings(
             0,

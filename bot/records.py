@@ -30,19 +30,43 @@ class ChallengeInfo:
     guild_id: int
     channel_id: int
     challenger: Member
-    opponent: Member
+    opponent: Member | None  # None: an open challenge that nobody has taken yet
     spec: MatchSpec
     status: str  # open accepted declined cancelled expired
     expires_at: float
     ai_level: str | None = None
     match_id: int | None = None
     message_id: int | None = None
+    # An open challenge (named no opponent): the first member to accept it plays; only a
+    # member of the Discord role `for_role_id`, if it has one.
+    for_anyone: bool = False
+    for_role_id: int | None = None
     # Hours per move for the game (bot/timing.py); None: the server's reminder and forfeit.
     clock_hours: float | None = None
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
-        against = the_computer(self.ai_level) if self.ai_level else self.opponent.name
+        if self.opponent is None and not self.ai_level:
+            if self.for_role_id is not None:
+                # TRANSLATORS: {role} is a Discord role (a mention, shown as "@Experts");
+                # {game} as in "{challenger} challenges {opponent} to {game}".
+                return say(
+                    "{challenger} challenges any member of {role} to {game}",
+                    challenger=self.challenger.name,
+                    role=f"<@&{self.for_role_id}>",
+                    game=self.spec.describe(),
+                )
+            # TRANSLATORS: an open challenge, that any member may take; {game} as in
+            # "{challenger} challenges {opponent} to {game}".
+            return say(
+                "{challenger} challenges anyone to {game}",
+                challenger=self.challenger.name,
+                game=self.spec.describe(),
+            )
+        if self.ai_level:
+            against: str | Phrase = the_computer(self.ai_level)
+        else:
+            against = self.opponent.name if self.opponent is not None else "?"
         # TRANSLATORS: {opponent} is a member's name or "the computer (level)"; {game} is the
         # game and its options, e.g. "Schotten Totten, Tactics, 3 rounds".
         return say(

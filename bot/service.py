@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot import crashpoints, history, standings
+from bot import crashpoints, history, metrics, open_challenges, standings
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
@@ -119,6 +119,13 @@ class GameService:
             store.defaults = defaults
         return cls(store, clock or SystemClock(), seeds)
 
+    async def vitals(self) -> tuple[int, float, int]:
+        """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
+        row = await self.store.vitals()
+        oldest = row["oldest"]
+        age = max(0.0, self.clock.now() - float(oldest)) if oldest is not None else 0.0
+        return int(row["pending"]), age, int(row["active"])
+
     async def close(self) -> None:
         await self.store.close()
 
@@ -188,16 +195,19 @@ class GameService:
         guild_id: int,
         channel_id: int,
         challenger: Member,
-        opponent: Member,
+        opponent: Member | None,
         spec: MatchSpec,
         *,
         role: str | None = None,
         computer_id: int | None = None,
         ai_level: str | None = None,
+        for_role_id: int | None = None,
         clock_hours: float | None = None,
     ) -> ChallengeInfo:
         """A challenge to a member; or, when `opponent.id == computer_id` (the bot's own
-        account), a game against the computer that starts at once (see `accept`).
+        account), a game against the computer that starts at once (see `accept`); or, with
+        no `opponent`, an open challenge that the first member to accept takes (only a member
+        of the Discord role `for_role_id`, if given; see `bot.open_challenges`).
 
         `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
         or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
@@ -207,6 +217,14 @@ class GameService:
         """
         if clock_hours is not None and not MIN_CLOCK_HOURS <= clock_hours <= MAX_CLOCK_HOURS:
             raise Refused(say("The time per move is 1 hour to 30 days."))
+        if opponent is None:
+            return await self._open_challenge(
+                guild_id, channel_id, challenger, _with_role(spec, role), for_role_id, clock_hours
+            )
+        if for_role_id is not None:
+            raise Refused(
+                say("A role makes an open challenge: name either an opponent or a role, not both.")
+            )
         vs_computer = computer_id is not None and opponent.id == computer_id
         if challenger.id == opponent.id:
             raise Refused(say("You cannot challenge yourself; pick another member."))
@@ -215,12 +233,7 @@ class GameService:
         if vs_computer and (ai_level or "normal") not in AI_LEVELS:
             raise Refused(say("The computer plays at easy, normal or hard."))
         if await self.store.active_match(channel_id) is not None:
-            raise Refused(
-                say(
-                    "This channel already has a game in progress; finish it, or challenge in"
-                    " another channel or thread."
-                )
-            )
+            raise Refused(_BUSY_CHANNEL)
         if await self.store.open_challenge(channel_id, challenger.id, opponent.id) is not None:
             raise Refused(
                 say(
@@ -232,8 +245,6 @@ class GameService:
         spec = _with_role(spec, role)
         now = self.clock.now()
         settings = await self.store.settings(guild_id)
-        if clock_hours is None and settings.forfeit_hours > 0:
-            clock_hours = settings.forfeit_hours
         async with self.store.transaction() as tx:
             await self.store.put_user(tx, challenger.id, challenger.name, challenger.is_bot)
             await self.store.put_user(tx, opponent.id, opponent.name, opponent.is_bot)
@@ -247,10 +258,42 @@ class GameService:
                 ai_level=(ai_level or "normal") if vs_computer else None,
                 now=now,
                 expires_at=now + settings.challenge_hours * 3600,
-                clock_hours=clock_hours,
+                clock_hours=_clock(clock_hours, settings),
             )
         info = await self.challenge_info(cid)
         return info
+
+    async def _open_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: Member,
+        spec: MatchSpec,
+        for_role_id: int | None,
+        clock_hours: float | None = None,
+    ) -> ChallengeInfo:
+        if await self.store.active_match(channel_id) is not None:
+            raise Refused(_BUSY_CHANNEL)
+        if await self.store.open_call(channel_id, challenger.id) is not None:
+            raise Refused(open_challenges.ALREADY_OPEN)
+        now = self.clock.now()
+        settings = await self.store.settings(guild_id)
+        async with self.store.transaction() as tx:
+            await self.store.put_user(tx, challenger.id, challenger.name, challenger.is_bot)
+            cid = await self.store.add_challenge(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger.id,
+                opponent_id=None,
+                spec=json.dumps(spec.to_json()),
+                ai_level=None,
+                now=now,
+                expires_at=now + settings.challenge_hours * 3600,
+                for_role_id=None if for_role_id == guild_id else for_role_id,  # @everyone: all
+                clock_hours=_clock(clock_hours, settings),
+            )
+        return await self.challenge_info(cid)
 
     async def challenge_info(self, challenge_id: int) -> ChallengeInfo:
         row = await self.store.challenge(challenge_id) if valid_id(challenge_id) else None
@@ -259,19 +302,24 @@ class GameService:
         return await self._challenge_info(row)
 
     async def _challenge_info(self, row: Row) -> ChallengeInfo:
-        names = await self.store.names([row["challenger_id"], row["opponent_id"]])
+        opponent_id = row["opponent_id"]
+        names = await self.store.names([i for i in (row["challenger_id"], opponent_id) if i])
         return ChallengeInfo(
             id=row["id"],
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             challenger=Member(row["challenger_id"], names.get(row["challenger_id"], "?")),
-            opponent=Member(row["opponent_id"], names.get(row["opponent_id"], "?")),
+            opponent=None
+            if opponent_id is None
+            else Member(opponent_id, names.get(opponent_id, "?")),
             spec=MatchSpec.from_json(json.loads(row["spec"])),
             status=row["status"],
             expires_at=row["expires_at"],
             ai_level=row["ai_level"],
             match_id=row["match_id"],
             message_id=row["message_id"],
+            for_anyone=bool(row["for_anyone"]),
+            for_role_id=row["for_role_id"],
             clock_hours=row["clock_hours"],
         )
 
@@ -283,9 +331,22 @@ class GameService:
         rows = await self.store.open_challenges_for(channel_id, user_id)
         return [await self._challenge_info(r) for r in rows]
 
-    async def check_accept(self, challenge_id: int, user_id: int) -> ChallengeInfo:
-        """Whether `user_id` may accept now (before the bot opens a thread for the game)."""
+    async def check_accept(
+        self, challenge_id: int, user_id: int, *, roles: Collection[int] = ()
+    ) -> ChallengeInfo:
+        """Whether `user_id` (who holds the Discord `roles`) may accept now (before the bot
+        opens a thread for the game)."""
         info = await self.challenge_info(challenge_id)
+        if info.for_anyone:  # any member (of its role) may take it
+            open_challenges.check_taker(info, user_id, roles, now=self.clock.now())
+        else:
+            self._check_named(info, user_id)
+        if await self.store.active_match(info.channel_id) is not None:
+            raise Refused(say("This channel already has a game in progress."))
+        return info
+
+    def _check_named(self, info: ChallengeInfo, user_id: int) -> None:
+        """Whether `user_id` may accept a challenge made to a member or the computer."""
         self._check_open(info)
         if info.ai_level is not None:
             # A game against the computer starts when its challenger confirms it.
@@ -293,15 +354,12 @@ class GameService:
                 raise Refused(
                     say("This game against the computer is {name}'s.", name=info.challenger.name)
                 )
-        elif user_id != info.opponent.id:
+        elif info.opponent is not None and user_id != info.opponent.id:
             if user_id == info.challenger.id:
                 raise Refused(say("You cannot accept your own challenge; wait for your opponent."))
             raise Refused(
                 say("This challenge is for {name}, not for you.", name=info.opponent.name)
             )
-        if await self.store.active_match(info.channel_id) is not None:
-            raise Refused(say("This channel already has a game in progress."))
-        return info
 
     def _check_open(self, info: ChallengeInfo) -> None:
         if info.status != "open":
@@ -314,26 +372,44 @@ class GameService:
             raise Refused(say("This challenge has expired."))
 
     async def accept(
-        self, challenge_id: int, user_id: int, *, game_channel_id: int | None = None
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        game_channel_id: int | None = None,
+        taker: Member | None = None,
+        roles: Collection[int] = (),
     ) -> MatchInfo:
         """Start the match from an accepted challenge with a fresh seed, in the challenge's
-        channel or in `game_channel_id` (a thread the bot opened for it)."""
-        info = await self.check_accept(challenge_id, user_id)
+        channel or in `game_channel_id` (a thread the bot opened for it). An open challenge
+        goes to `taker` (the member `user_id`, who holds the Discord `roles`), if nobody
+        took it first."""
+        info = await self.check_accept(challenge_id, user_id, roles=roles)
         channel = game_channel_id if game_channel_id is not None else info.channel_id
         if channel != info.channel_id and await self.store.active_match(channel) is not None:
             raise Refused(say("That thread already has a game in progress."))
         now = self.clock.now()
+        # A taker not named by the caller keeps the name stored for them, if any.
+        name = await self.store.names([user_id]) if taker is None else {}
         async with self.store.transaction() as tx:
+            if info.opponent is None:
+                # Taken first, in the statement that decides between racing clicks.
+                opponent = taker or Member(user_id, name.get(user_id, "?"))
+                await open_challenges.take(self.store, tx, info, opponent, now)
+            else:
+                opponent = info.opponent
             mid = await self.add_match(
                 tx,
                 guild_id=info.guild_id,
                 channel_id=channel,
-                players=(info.challenger.id, info.opponent.id),
+                players=(info.challenger.id, opponent.id),
                 spec=info.spec,
                 ai_level=info.ai_level,
                 clock_hours=info.clock_hours,
             )
-            if not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
+            if info.opponent is None:
+                await self.store.set_challenge_match(tx, challenge_id, mid)
+            elif not await self.store.close_challenge(tx, challenge_id, "accepted", now, mid):
                 raise Refused(say("This challenge was answered a moment ago."))
         return await self.match(mid)
 
@@ -386,6 +462,8 @@ class GameService:
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         info = await self.challenge_info(challenge_id)
         self._check_open(info)
+        if info.opponent is None:
+            raise Refused(open_challenges.not_declined(info))
         if user_id != info.opponent.id:
             if user_id == info.challenger.id:
                 raise Refused(say("To take back your own challenge, cancel it instead."))
@@ -629,6 +707,8 @@ class GameService:
             if written is None:
                 raise StaleMove(await self._stale_message(info, seat, canonical))
         crashpoints.reach("move-after-commit")
+        by = "clock" if by_clock else "computer" if seat == info.ai_seat else "member"
+        metrics.MOVES.labels(by).inc()
         info.version += 1
         info.status = "finished" if finished else "active"
         info.due_since = now
@@ -1141,6 +1221,10 @@ def _turn(actor: int | None, still: bool, events: list[Any]) -> str:
     return json.dumps([actor, still, events])
 
 
+_BUSY_CHANNEL = say(
+    "This channel already has a game in progress; finish it, or challenge in"
+    " another channel or thread."
+)
 # Why a challenge can no longer be answered, by its status.
 _CLOSED = {
     "accepted": say("This challenge is no longer open: it was accepted."),
@@ -1148,6 +1232,14 @@ _CLOSED = {
     "cancelled": say("This challenge is no longer open: it was cancelled."),
     "expired": say("This challenge is no longer open: it was expired."),
 }
+
+
+def _clock(clock_hours: float | None, settings: Settings) -> float | None:
+    """A new challenge's hours per move: as chosen, else the server's forfeit time now (None
+    when the server has none: the game then follows the server's settings)."""
+    if clock_hours is None and settings.forfeit_hours > 0:
+        return settings.forfeit_hours
+    return clock_hours
 
 
 def _result(seat: int, winner: int | None) -> str:

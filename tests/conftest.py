@@ -48,3 +48,34 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         return tmp_path / "schotten.sqlite3"
     return request.getfixturevalue("pg_url")
+
+
+# The suite's longest tests (a minute or so each, measured with --durations), run first:
+# the two workers (pytest-xdist) then share out the short ones around them, instead of
+# one worker starting a long test near the end while the other sits idle.
+LONGEST_FIRST = (
+    "tests/bot/test_every_word.py::test_the_sandbox_tour",
+    "tests/bot/test_shard_processes.py::",
+    "tests/bot/test_every_word.py::test_two_members",
+    "tests/bot/test_cli.py::test_the_sandbox_runs_two_bot_processes",
+    "tests/bot/test_first_run.py::test_the_sandbox_is_repeatable",
+    "tests/bot/test_crashes.py::",
+    "tests/render/test_languages.py::",  # one group (see there), about a minute in all
+    "tests/bot/test_e2e.py::test_a_full_game",
+    "tests/bot/test_languages_e2e.py::",
+    "tests/engine/test_proof.py::",
+    "tests/bot/test_e2e.py::test_closed_dms",
+    "tests/bot/test_acknowledgements.py::",
+    "tests/bot/test_hidden_information.py::",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    for rank, prefix in enumerate(LONGEST_FIRST):
+        if item.nodeid.startswith(prefix):
+            return rank
+    return len(LONGEST_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_rank)  # stable: the rest keep their order

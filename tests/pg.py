@@ -41,6 +41,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+GUARDED = "guarded"  # the one user the test cluster asks for a password
+
+
 class Cluster:
     """One running server; `url(name)` is a database's URL."""
 
@@ -67,6 +70,10 @@ class Cluster:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        # Trust for everyone but `GUARDED`, who must give a password (the tests of a wrong
+        # password); the first matching line of pg_hba.conf wins.
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {GUARDED} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port}"
             f" -c unix_socket_directories='{self.root}' -c max_connections=200"

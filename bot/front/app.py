@@ -22,12 +22,13 @@ import contextlib
 import io
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.errors import Refused
-from bot.front import texts
+from bot.front import open_challenges, texts
 from bot.front.controls import (
     BLOCKED,
     AcceptButton,
@@ -508,11 +509,12 @@ class Front:
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         spec: MatchSpec,
         *,
         role: str | None,
         level: str | None,
+        open_to: int | None = None,
         clock_hours: float | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -524,11 +526,12 @@ class Front:
             interaction.guild_id,
             interaction.channel_id,
             member_of(interaction.user),
-            member_of(opponent),
+            member_of(opponent) if opponent is not None else None,
             spec,
             role=role,
             computer_id=me.id if me else None,
             ai_level=level,
+            for_role_id=open_to,
             clock_hours=clock_hours,
         )
         # The challenge is posted for the channel: in the server's language.
@@ -536,6 +539,9 @@ class Front:
         with speaking(await self.server_language(info.guild_id)):
             if info.ai_level is not None:
                 content = texts.computer_game(info)
+            elif info.for_anyone:  # an open challenge: anyone (of its role) takes it
+                content = open_challenges.post(info)
+                view.add_item(AcceptButton(info.id))
             else:
                 content = texts.challenge_text(info)
                 view.add_item(AcceptButton(info.id))
@@ -552,8 +558,12 @@ class Front:
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()  # a click: its message will say it
-        info = await self.service.check_accept(challenge_id, interaction.user.id)
+        info = await self.service.check_accept(
+            challenge_id, interaction.user.id, roles=open_challenges.roles_of(interaction.user)
+        )
         await self.check_permissions(interaction)
+        if info.opponent is None:  # an open challenge: the member who clicked takes it
+            info = replace(info, opponent=member_of(interaction.user))
         await self._start(interaction, info, announce=interaction)
 
     async def check_permissions(self, interaction: discord.Interaction) -> None:
@@ -585,6 +595,8 @@ class Front:
                 challenge.id,
                 interaction.user.id,
                 game_channel_id=thread.id if thread is not None else None,
+                taker=member_of(interaction.user),
+                roles=open_challenges.roles_of(interaction.user),
             )
         except Exception:
             if thread is not None:
@@ -594,7 +606,11 @@ class Front:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.
             with speaking(await self.server_language(challenge.guild_id)):
-                content = texts.accepted(challenge, thread.mention if thread else None)
+                where = thread.mention if thread else None
+                if challenge.for_anyone:
+                    content = open_challenges.taken(challenge, where)
+                else:
+                    content = texts.accepted(challenge, where)
             await quietly(interaction.edit_original_response(content=content, view=None))
         if thread is not None:
             for user_id in info.players:

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
+from bot import metrics
 from bot.clock import Clock
 from bot.config import Config
 from bot.errors import Refused
@@ -20,6 +21,7 @@ from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
+from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
 from bot.front.mentions import CommandMentions
@@ -71,6 +73,7 @@ class SchottenBot(discord.AutoShardedClient):
             client_options.setdefault("shard_ids", list(range(first, last + 1)))
         if config.shard_count is not None:
             client_options.setdefault("shard_count", config.shard_count)
+        client_options.setdefault("http_trace", metrics.http_trace())
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
@@ -87,6 +90,7 @@ class SchottenBot(discord.AutoShardedClient):
         self.service: GameService | None = None
         self.front: Front | None = None
         self.computer: Computer | None = None
+        self.health: Health | None = None
         self.mentions = CommandMentions()  # this application's commands, once synced
         # Held while the timer loop works: a stop waits for it rather than cancel a
         # delivery halfway, which would leave its row leased and unsent until the lease ends.
@@ -111,6 +115,18 @@ class SchottenBot(discord.AutoShardedClient):
         # leave each other's leases to run out).
         await self.service.release_announcements()
         self.front = Front(self, self.service)
+        if self.config.metrics_port is not None:
+            health = Health(self, self.config.metrics_host, self.config.metrics_port)
+            try:
+                await health.start()
+                self.health = health
+            except OSError as e:  # the games matter more than their figures
+                log.error(
+                    "cannot serve /healthz and /metrics on %s:%s: %s",
+                    self.config.metrics_host,
+                    self.config.metrics_port,
+                    e,
+                )
         self.computer = Computer(self.front, workers=self.config.computer_workers)
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
@@ -162,6 +178,9 @@ class SchottenBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         drop_mentions(self.mentions)
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
         if self.timers.is_running():
             self.timers.cancel()
         if self.computer is not None:
@@ -184,6 +203,7 @@ class SchottenBot(discord.AutoShardedClient):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button or menu that no control reads would get no answer at all (Discord
         shows "This interaction failed"); refuse it with a word instead."""
+        metrics.INTERACTIONS.labels(*_kind_and_name(interaction)).inc()
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
@@ -233,3 +253,13 @@ class SchottenBot(discord.AutoShardedClient):
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await report(interaction, error, where=f"/{name}")
+
+
+def _kind_and_name(interaction: discord.Interaction) -> tuple[str, str]:
+    """How the metrics name an interaction: a command by its full name, a button or menu by
+    the kind of control (the first two parts of its custom id, never its game or player)."""
+    if interaction.command is not None:
+        return interaction.type.name, interaction.command.qualified_name
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = str(data.get("custom_id", ""))
+    return interaction.type.name, ":".join(custom_id.split(":")[:2]) or "-"

@@ -70,14 +70,15 @@ class SchottenCommands(app_commands.Group):
 
     # Challenges ------------------------------------------------------------------------------
 
-    @app_commands.command(description="Challenge a member (or me, the computer) to a game")
+    @app_commands.command(description="Challenge a member, me (the computer), or anyone to a game")
     @app_commands.describe(
-        opponent="Who you want to play (pick me to play the computer)",
+        opponent="Who you want to play (pick me to play the computer); none: an open challenge",
         game="Which game and variant",
         rounds="Schotten Totten: rounds in the match. Schotten Totten 2: 2 = revenge match",
         points="Schotten Totten: play to this many points instead of a number of rounds",
         role="Attacker/defender (Schotten Totten 2) or first/second (Schotten Totten)",
         level="How strong the computer plays, when you challenge me",
+        open_to="An open challenge (no opponent) that only members of this role may accept",
         clock="Time for each move (default: the server's forfeit time)",
     )
     @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS, clock=CLOCKS)
@@ -85,17 +86,24 @@ class SchottenCommands(app_commands.Group):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         game: str = "classic",
         rounds: app_commands.Range[int, 1, 15] = 1,
         points: app_commands.Range[int, 5, 50] | None = None,
         role: str | None = None,
         level: str | None = None,
+        open_to: discord.Role | None = None,
         clock: int | None = None,
     ) -> None:
         spec = spec_from_options(game, rounds, points)
         await self.front.challenge(
-            interaction, opponent, spec, role=role, level=level, clock_hours=clock
+            interaction,
+            opponent,
+            spec,
+            role=role,
+            level=level,
+            open_to=open_to.id if open_to is not None else None,
+            clock_hours=clock,
         )
 
     async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:

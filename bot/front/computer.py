@@ -14,9 +14,12 @@ import contextlib
 import logging
 import os
 import random
+import time
+from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bot import metrics
 from bot.errors import ServiceError
 from bot.front.ports import ComputerFront
 from engine.api import load_match
@@ -39,6 +42,14 @@ def choose(state: dict[str, Any], seat: int, level: str, seed: int) -> str:
 
     match = load_match(state)
     return choose_move(match.view(seat), level, seed=seed)
+
+
+async def _timed(level: str, search: Awaitable[str]) -> str:
+    start = time.perf_counter()
+    try:
+        return await search
+    finally:
+        metrics.COMPUTER_SECONDS.labels(level).observe(time.perf_counter() - start)
 
 
 class Computer:
@@ -86,7 +97,12 @@ class Computer:
         loop = asyncio.get_running_loop()
         state = info.match.to_json()
         seed = self.rng.getrandbits(62)
-        search = loop.run_in_executor(self.pool, choose, state, seat, info.ai_level, seed)
+        search = asyncio.ensure_future(
+            _timed(
+                info.ai_level,
+                loop.run_in_executor(self.pool, choose, state, seat, info.ai_level, seed),
+            )
+        )
         channel = await self.front.channel(info.channel_id)
         typing = getattr(channel, "typing", None)
         if typing is not None:

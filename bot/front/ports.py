@@ -153,11 +153,12 @@ class CommandsFront(LookbackFront, DeskFront, Protocol):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         spec: MatchSpec,
         *,
         role: str | None,
         level: str | None,
+        open_to: int | None = None,
         clock_hours: float | None = None,
     ) -> None: ...
 

@@ -43,7 +43,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot import crashpoints
+from bot import crashpoints, metrics
 from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
 from bot.front.ports import RelayFront
@@ -173,6 +173,8 @@ class Relay:
             await asyncio.shield(self.service.release_announcement(row["id"]))
             raise
         except Exception as e:
+            code = getattr(e, "code", None) if isinstance(e, discord.HTTPException) else None
+            metrics.RELAY_FAILURES.labels(str(code or type(e).__name__)).inc()
             if _refused(e):
                 assert isinstance(e, discord.HTTPException)
                 await self._set_aside(row, a, e)

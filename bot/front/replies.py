@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.errors import ServiceError
 from bot.records import Member
 from engine.errors import GameError
@@ -88,10 +89,13 @@ async def report(interaction: discord.Interaction, error: BaseException, *, wher
     if isinstance(error, discord.app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, GameError | ServiceError):
+        metrics.REFUSALS.labels(type(error).__name__).inc()
         message = message_of(error)
     elif isinstance(error, discord.app_commands.CheckFailure):
+        metrics.REFUSALS.labels(type(error).__name__).inc()
         message = message_of(error) or _("You cannot use this command here.")
     else:
+        metrics.ERRORS.inc()
         log.error(
             "unexpected error in %s (user %s, guild %s, channel %s)",
             where,

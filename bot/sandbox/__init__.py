@@ -407,10 +407,11 @@ async def running_bot(
     *,
     seed: int | None = None,
     timer_seconds: float = 3600.0,
+    metrics_port: int | None = None,
 ) -> AsyncIterator[SchottenBot]:
     """The bot in this process, connected to the emulator and ready (the sandbox's, and the
     end-to-end tests' and benchmarks')."""
-    config = Config(database=database, timer_seconds=timer_seconds)
+    config = Config(database=database, timer_seconds=timer_seconds, metrics_port=metrics_port)
     bot = SchottenBot(config, clock=clock, seed=seed, guild_ready_timeout=0.1)
     runner = asyncio.create_task(bot.start(emu.token))
     try:

@@ -137,6 +137,15 @@ class ChannelBusy(ServiceError):
         super().__init__("This channel already has a game in progress.")
 
 
+class SchemaTooNew(Exception):
+    """The database was written by a newer schotten-bot: this code must not touch it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"schema version {found}; this schotten-bot knows up to {known}")
+        self.found = found
+        self.known = known
+
+
 class StoreUnavailable(ServiceError):
     """The database cannot be reached right now (restarting, network): nothing was changed,
     or, if the connection broke while committing, the change may have been stored."""
@@ -297,16 +306,20 @@ class Store:
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         spec: str,
         ai_level: str | None,
         now: float,
         expires_at: float,
+        for_role_id: int | None = None,
         clock_hours: float | None = None,
     ) -> int:
+        """A challenge; with no `opponent_id`, an open one that the first member to accept
+        takes (only a member of `for_role_id`, if given)."""
         return await tx.insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, spec,"
-            " ai_level, created_at, expires_at, clock_hours) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " ai_level, created_at, expires_at, for_anyone, for_role_id, clock_hours)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -316,6 +329,8 @@ class Store:
                 ai_level,
                 now,
                 expires_at,
+                int(opponent_id is None),
+                for_role_id,
                 clock_hours,
             ),
         )
@@ -330,6 +345,30 @@ class Store:
             "SELECT * FROM challenges WHERE status = 'open' AND channel_id = ?"
             " AND challenger_id = ? AND opponent_id = ?",
             (channel_id, challenger_id, opponent_id),
+        )
+
+    async def open_call(self, channel_id: int, challenger_id: int) -> Row | None:
+        """The challenger's open challenge (one that names no opponent) in a channel."""
+        return await self._one(
+            "SELECT * FROM challenges WHERE status = 'open' AND channel_id = ?"
+            " AND challenger_id = ? AND for_anyone = 1",
+            (channel_id, challenger_id),
+        )
+
+    async def take_challenge(self, tx: Tx, challenge_id: int, user_id: int, now: float) -> bool:
+        """Take an open challenge (one that names no opponent) as `user_id`, who becomes its
+        opponent; False if it was no longer open (someone was quicker). The statement itself
+        decides, so it holds across processes: the second writer finds it taken."""
+        changed = await tx.execute(
+            "UPDATE challenges SET status = 'accepted', closed_at = ?, opponent_id = ?"
+            " WHERE id = ? AND status = 'open' AND opponent_id IS NULL",
+            (now, user_id, challenge_id),
+        )
+        return changed == 1
+
+    async def set_challenge_match(self, tx: Tx, challenge_id: int, match_id: int) -> None:
+        await tx.execute(
+            "UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge_id)
         )
 
     async def open_challenges_for(self, channel_id: int, user_id: int) -> list[Row]:
@@ -732,6 +771,17 @@ class Store:
             " created_by, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, match_id, challenge_id, version, seat, payload, int(deferred), boot, now, now),
         )
+
+    async def vitals(self) -> Row:
+        """For the health and metrics endpoint: announcements not yet made (how many, and
+        the oldest one's creation time) and games not finished."""
+        row = await self._one(
+            "SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,"
+            " (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,"
+            " (SELECT count(*) FROM matches WHERE status = 'active') AS active"
+        )
+        assert row is not None
+        return row
 
     async def pending_announcements(self, now: float, match_id: int | None = None) -> list[Row]:
         """Announcements not yet made whose time has come, oldest first."""

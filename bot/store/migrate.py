@@ -26,7 +26,15 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.factory import open_store
-from bot.store.interface import Row, Store, StoreUnavailable, Tx, is_postgres, safe_database
+from bot.store.interface import (
+    Row,
+    SchemaTooNew,
+    Store,
+    StoreUnavailable,
+    Tx,
+    is_postgres,
+    safe_database,
+)
 from engine.api import MatchSpec, load_match, replay_match
 
 # The bot's tables, each with its primary key, in an order that respects the foreign keys
@@ -216,6 +224,11 @@ async def _open(database: str | Path, role: str) -> Store:
             finally:
                 await store.close()
         return await open_store(database, pool_size=2)
+    except SchemaTooNew as e:
+        raise MigrationError(
+            f"The {role} {safe_database(database)} was written by a newer schotten-bot ({e})."
+            " Copy with that version."
+        ) from e
     except (sqlite3.DatabaseError, asyncpg.PostgresError) as e:
         raise MigrationError(f"Cannot open the {role} {safe_database(database)}: {e}.") from e
 

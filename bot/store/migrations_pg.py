@@ -250,6 +250,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # 10: open challenges (see bot/store/migrations_sqlite.py).
+    """
+    ALTER TABLE challenges ALTER COLUMN opponent_id DROP NOT NULL;
+    ALTER TABLE challenges ADD COLUMN for_anyone INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN for_role_id BIGINT;
+    """,
     # A clock per game, and vacations (see bot/store/migrations_sqlite.py).
     """
     ALTER TABLE challenges ADD COLUMN clock_hours DOUBLE PRECISION;

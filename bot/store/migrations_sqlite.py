@@ -263,6 +263,37 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN notified TEXT;
     """,
+    # 10: open challenges. A challenge may name no opponent (`opponent_id` NULL until a
+    # member takes it: the first to accept plays), and may be open only to the members of a
+    # Discord role. SQLite cannot drop a NOT NULL, so the table is rebuilt, as SQLite's
+    # documentation prescribes (the store runs migrations with foreign keys off, then checks
+    # them before committing).
+    """
+    CREATE TABLE challenges_new (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER,                         -- NULL: open, and nobody has taken it yet
+        spec TEXT NOT NULL,                          -- engine.api.MatchSpec as JSON
+        status TEXT NOT NULL DEFAULT 'open',         -- open accepted declined cancelled expired
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        closed_at REAL,
+        match_id INTEGER,
+        message_id INTEGER,
+        ai_level TEXT,
+        for_anyone INTEGER NOT NULL DEFAULT 0,       -- an open challenge: the first taker plays
+        for_role_id INTEGER                          -- only this role's members may take it
+    );
+    INSERT INTO challenges_new (id, guild_id, channel_id, challenger_id, opponent_id, spec,
+        status, created_at, expires_at, closed_at, match_id, message_id, ai_level)
+    SELECT id, guild_id, channel_id, challenger_id, opponent_id, spec, status, created_at,
+        expires_at, closed_at, match_id, message_id, ai_level FROM challenges;
+    DROP TABLE challenges;
+    ALTER TABLE challenges_new RENAME TO challenges;
+    CREATE INDEX challenges_open ON challenges(status, expires_at);
+    """,
     # A clock per game, and vacations (bot/timing.py). A challenge's hours per move, given
     # to its match when it is accepted (NULL: the server's reminder and forfeit times, as
     # for games made before this migration and tournament games); a server's vacation days

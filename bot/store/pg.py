@@ -25,8 +25,17 @@ from typing import Any
 
 import asyncpg
 
+from bot import metrics
 from bot.errors import ServiceError
-from bot.store.interface import MoveWrite, Row, Store, StoreUnavailable, Tx, safe_database
+from bot.store.interface import (
+    MoveWrite,
+    Row,
+    SchemaTooNew,
+    Store,
+    StoreUnavailable,
+    Tx,
+    safe_database,
+)
 from bot.store.migrations_pg import LATEST, MIGRATIONS
 
 # An arbitrary number for the advisory lock that migrations hold.
@@ -192,6 +201,8 @@ class PgStore(Store):
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
                 )
                 current = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+                if current > LATEST:
+                    raise SchemaTooNew(current, LATEST)
                 for number in range(current + 1, upto + 1):
                     async with conn.transaction():
                         await conn.execute(MIGRATIONS[number - 1])
@@ -237,8 +248,9 @@ class PgStore(Store):
             *([r.payload for r in a], [int(r.deferred) for r in a]),
         )
         try:
-            async with self.pool.acquire() as conn:
-                rows = await conn.fetch(RECORD_MOVE, *params)
+            with metrics.database("write"):
+                async with self.pool.acquire() as conn:
+                    rows = await conn.fetch(RECORD_MOVE, *params)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -248,8 +260,9 @@ class PgStore(Store):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
-                yield PgTx(conn)
+            with metrics.database("write"):
+                async with self.pool.acquire() as conn, conn.transaction():
+                    yield PgTx(conn)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -257,7 +270,8 @@ class PgStore(Store):
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         try:
-            return await self.pool.fetchrow(numbered(sql), *params)
+            with metrics.database("read"):
+                return await self.pool.fetchrow(numbered(sql), *params)
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e
@@ -265,7 +279,8 @@ class PgStore(Store):
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
-            return list(await self.pool.fetch(numbered(sql), *params))
+            with metrics.database("read"):
+                return list(await self.pool.fetch(numbered(sql), *params))
         except BaseException as e:
             if _unavailable(e):
                 raise StoreUnavailable() from e

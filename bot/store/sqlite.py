@@ -18,8 +18,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot import metrics
 from bot.errors import ServiceError
-from bot.store.interface import Row, Store, Tx
+from bot.store.interface import Row, SchemaTooNew, Store, Tx
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
 
 
@@ -113,22 +114,45 @@ class SqliteStore(Store):
 
     async def _migrate(self, upto: int) -> None:
         current = await self.version()
-        for number in range(current + 1, upto + 1):
-            # Each migration and its version number commit together, or not at all.
-            script = (
-                f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\n"
-                f"PRAGMA user_version = {number};\nCOMMIT;"
-            )
-            async with self._lock:
-                try:
-                    await self._writer.executescript(script)
-                except BaseException:
-                    if self._writer.in_transaction:
-                        await self._writer.execute("ROLLBACK")
-                    raise
+        if current > LATEST:
+            raise SchemaTooNew(current, LATEST)
+        if current >= upto:
+            return
+        # Foreign keys off while migrating, so that a migration may rebuild a table others
+        # refer to (SQLite's procedure for the changes ALTER TABLE cannot make); each is
+        # checked before it commits. The pragma does nothing inside a transaction.
+        await self._writer.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number in range(current + 1, upto + 1):
+                await self._migrate_one(number)
+        finally:
+            await self._writer.execute("PRAGMA foreign_keys=ON")
+
+    async def _migrate_one(self, number: int) -> None:
+        # Each migration and its version number commit together, or not at all.
+        script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};"
+        async with self._lock:
+            try:
+                await self._writer.executescript(script)
+                broken = await self._writer.execute_fetchall("PRAGMA foreign_key_check")
+                if broken:
+                    raise sqlite3.IntegrityError(
+                        f"migration {number} would break {len(broken)} foreign key(s)"
+                    )
+                await self._writer.execute("COMMIT")
+            except BaseException:
+                if self._writer.in_transaction:
+                    await self._writer.execute("ROLLBACK")
+                raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
+        with metrics.database("write"):
+            async with self._transaction() as tx:
+                yield tx
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
         async with self._lock:
             conn = self._writer
             if conn.in_transaction:
@@ -149,11 +173,13 @@ class SqliteStore(Store):
     # and they would then see data older than what has been committed.
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        rows = await self._reader.execute_fetchall(sql, params)
+        with metrics.database("read"):
+            rows = await self._reader.execute_fetchall(sql, params)
         return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(await self._reader.execute_fetchall(sql, params))
+        with metrics.database("read"):
+            return list(await self._reader.execute_fetchall(sql, params))
 
     def json_bool(self, column: str, key: str) -> str:
         # json_extract gives 1 or 0 for JSON true and false.

@@ -93,6 +93,14 @@ async def test_a_challenge_keeps_its_clock_or_takes_the_servers_forfeit_time(ser
     assert await service.time_left(await service.match(default.id)) == 72 * HOUR
 
 
+async def test_an_open_challenge_keeps_its_clock_for_whoever_takes_it(service):
+    ch = await service.challenge(GUILD, CHANNEL, ALICE, None, MatchSpec("classic"), clock_hours=12)
+    assert ch.clock_hours == 12
+    info = await service.accept(ch.id, CAROL.id, taker=CAROL)
+    assert info.players == (ALICE.id, CAROL.id) and info.clock_hours == 12
+    assert await service.time_left(info) == 12 * HOUR
+
+
 async def test_a_one_hour_clock_reminds_then_forfeits_once_each_across_a_restart(database, clock):
     service = await open_service(database, clock)
     info = await start(service, clock_hours=1)

@@ -61,9 +61,11 @@ def misses(language: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("language", ["fr", "de"])
+# German plays only the siege here: the German tour below plays Tactics between two
+# members already, and each game is most of a minute of the suite.
+@pytest.mark.parametrize(("language", "games"), [("fr", GAMES), ("de", GAMES[1:])])
 async def test_two_members_play_tactics_and_a_tactical_siege_without_a_word_of_english(
-    tmp_path, language
+    tmp_path, language, games
 ):
     catalogs.MISSES.clear()
     names = MEMBERS[language]
@@ -73,7 +75,7 @@ async def test_two_members_play_tactics_and_a_tactical_siege_without_a_word_of_e
         second = guild.add_member(names[1], locale=language)
         channel = guild.default_channel
         async with running_bot(emu, tmp_path / "bot.sqlite3", seed=28) as bot:
-            for n, game in enumerate(GAMES):
+            for n, game in enumerate(games):
                 handle = await first.slash(
                     ("schotten", "challenge"), where=channel, opponent=second, game=game
                 )

@@ -92,6 +92,11 @@ async def build_source(path, clock):
         ch = await svc.challenge(GUILD, CHANNEL + 32, BOB, ALICE, MatchSpec("tactics"))
         await svc.cancel(ch.id, BOB.id)
         await svc.challenge(OTHER_GUILD, CHANNEL + 33, BOB, CAROL, MatchSpec())
+        # Open challenges: one waiting for a taker (of a role), one taken.
+        ch = await svc.challenge(GUILD, CHANNEL + 34, ALICE, None, MatchSpec(), for_role_id=555)
+        await svc.set_challenge_message(ch.id, 800_002)
+        ch = await svc.challenge(GUILD, CHANNEL + 35, BOB, None, MatchSpec("siege"))
+        await svc.accept(ch.id, CAROL.id, taker=CAROL)
         clock.advance(hours=6)
         work = await svc.due()  # reminders for the running games, the expired challenge
         assert work.reminders and work.expired

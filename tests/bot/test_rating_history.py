@@ -236,6 +236,9 @@ async def wind_back_to_5(database):
             await tx.run("ALTER TABLE settings DROP COLUMN vacation_days")
             await tx.run("ALTER TABLE matches DROP COLUMN clock_hours")
             await tx.run("ALTER TABLE challenges DROP COLUMN clock_hours")
+            # Open challenges (opponent_id stays nullable: the migration allows that again).
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_anyone")
+            await tx.run("ALTER TABLE challenges DROP COLUMN for_role_id")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.

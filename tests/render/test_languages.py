@@ -204,6 +204,10 @@ def _all() -> dict[str, tuple[Callable[[str], bytes], tuple[str, ...]]]:
 
 PICTURES = _all()
 
+# Every test here draws from one cache of pictures (`drawn`; the replay alone is a whole
+# game of frames): on one worker of pytest-xdist each picture is drawn once, not twice.
+pytestmark = pytest.mark.xdist_group("pictures-in-every-language")
+
 
 @cache
 def drawn(name: str, locale: str) -> tuple[tuple[int, int], tuple[text.Drawn, ...]]:

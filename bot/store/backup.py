@@ -1,0 +1,91 @@
+"""`schotten-bot backup FILE` and `schotten-bot restore FILE`.
+
+A backup of a SQLite database is taken with SQLite's online backup API while the bot runs:
+the copy is one consistent snapshot (a single step holds a read transaction, which WAL lets
+the bot's writes go on beside), checked with `PRAGMA integrity_check` before it is kept.
+PostgreSQL has its own tool, `pg_dump`; the command to run is printed, password masked.
+
+A restore is `migrate-db` from the backup into the configured database: refused when that
+database holds data, and checked afterwards (every game replays to its stored state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bot.store.interface import is_postgres, safe_database
+
+
+class BackupError(Exception):
+    """The backup was not made; the message says why."""
+
+
+@dataclass(frozen=True)
+class BackupReport:
+    path: Path
+    size: int
+    matches: int
+    moves: int
+
+    def summary(self) -> str:
+        return (
+            f"Backed up {self.matches} games and {self.moves} moves into {self.path}"
+            f" ({self.size / 1024:.0f} KB), checked."
+        )
+
+
+def pg_dump_command(url: str, file: Path) -> str:
+    """The `pg_dump` line for a PostgreSQL bot, the password masked (pg_dump asks for it,
+    or reads ~/.pgpass or PGPASSWORD)."""
+    masked = safe_database(url)
+    user = urlsplit(url).username
+    hint = " (give the password when asked, or set PGPASSWORD)" if user else ""
+    return f"pg_dump --format=custom --file {file} '{masked}'{hint}"
+
+
+async def backup(database: str | Path, file: Path) -> BackupReport:
+    if is_postgres(database):
+        raise BackupError(
+            "This bot keeps its games in PostgreSQL, whose own tool makes consistent backups"
+            f" while it runs: {pg_dump_command(str(database), file)}"
+        )
+    source = Path(database)
+    if not source.is_file():
+        raise BackupError(f"There is no SQLite database at {source} to back up.")
+    if file.exists():
+        raise BackupError(f"{file} already exists; choose a new file (nothing was written).")
+    if not file.parent.is_dir():
+        raise BackupError(f"The folder {file.parent} does not exist (nothing was written).")
+    return await asyncio.to_thread(_backup_sqlite, source, file)
+
+
+def _backup_sqlite(source: Path, file: Path) -> BackupReport:
+    partial = file.with_name(f".{file.name}.partial")
+    try:
+        src = sqlite3.connect(source, timeout=30)
+        try:
+            src.execute("PRAGMA busy_timeout = 30000")
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)  # all pages in one step: one snapshot
+                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                problems = [r[0] for r in dst.execute("PRAGMA integrity_check")]
+                if problems != ["ok"]:
+                    raise BackupError(f"The copy failed SQLite's integrity check: {problems}")
+                matches = dst.execute("SELECT count(*) FROM matches").fetchone()[0]
+                moves = dst.execute("SELECT count(*) FROM moves").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, file)  # appears whole, or not at all
+    except sqlite3.Error as e:
+        raise BackupError(f"Cannot back up {source}: {e}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return BackupReport(file, file.stat().st_size, int(matches), int(moves))
