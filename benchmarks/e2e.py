@@ -90,26 +90,38 @@ async def paced_moves(
     rng = random.Random(5)
 
     async def one_move(match_id: int) -> None:
+        """One turn: its steps in turn (a claim or a tactic's choices leave the turn open,
+        and their boards are held back, R-23), the last one measured to its board."""
         info = await service.match(match_id)
-        if info.is_over or info.deciding_user is None:
-            return
-        legal = [str(m) for m in info.match.legal_moves()]
-        good = [m for m in legal if m.startswith(("claim", "control"))]
-        move = good[0] if good else rng.choice(legal)
-        name = f"board-{match_id}-{info.version + 1}.png"
-        arrived = asyncio.get_running_loop().create_future()
-        boards[name] = arrived
-        member = by_id[info.deciding_user]
-        thread = emu.world.channel(info.channel_id)
-        start = time.perf_counter()
-        handle = await member.slash(("schotten", "move"), where=thread, notation=move)
-        await handle.wait_until(lambda h: h.acked or h.expired, 10, "an acknowledgement")
-        if handle.ack_latency is None:  # dropped by Discord: counts as the deadline
-            acks.append(emu.interactions.deadline)
-            return
-        acks.append(handle.ack_latency)
-        end = await asyncio.wait_for(arrived, timeout=30)
-        moves.append(end - start)
+        while not info.is_over and info.deciding_user is not None:
+            legal = [str(m) for m in info.match.legal_moves()]
+            good = [m for m in legal if m.startswith(("claim", "control"))]
+            move = good[0] if good else rng.choice(legal)
+            name = f"board-{match_id}-{info.version + 1}.png"
+            arrived = asyncio.get_running_loop().create_future()
+            boards[name] = arrived
+            member = by_id[info.deciding_user]
+            thread = emu.world.channel(info.channel_id)
+            start = time.perf_counter()
+            handle = await member.slash(("schotten", "move"), where=thread, notation=move)
+            await handle.wait_until(lambda h: h.acked or h.expired, 10, "an acknowledgement")
+            if handle.ack_latency is None:  # dropped by Discord: counts as the deadline
+                acks.append(emu.interactions.deadline)
+                return
+            acks.append(handle.ack_latency)
+            after = await service.match(match_id)
+            waited = time.perf_counter() + 10
+            while after.version == info.version:  # acknowledged first, stored just after
+                if time.perf_counter() > waited:
+                    raise RuntimeError(f"move {move!r} of game {match_id} was never stored")
+                await asyncio.sleep(0.005)
+                after = await service.match(match_id)
+            if after.is_over or after.deciding_user != member.id:  # the turn ended here
+                end = await asyncio.wait_for(arrived, timeout=30)
+                moves.append(end - start)
+                return
+            boards.pop(name, None)  # held back: the turn's last step posts its board
+            info = after
 
     async def guarded(match_id: int) -> None:
         try:

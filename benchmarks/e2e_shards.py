@@ -7,6 +7,12 @@ database, the games in servers on all four shards (five on each).
 new position arriving, as `e2e_move_p95_ms` measures it. Emulator, members, both bot
 processes and PostgreSQL share this machine's two cores.
 
+`e2e_shards_takeover_s`: a move is typed in a game of the first process's shards, and that
+process is SIGKILLed the moment the move is stored (before its board is posted); the
+figure is the time from the kill to that board's arrival, posted by the other process once
+the heartbeats show the first one dead (the median of `KILLS` kills, each followed by a
+replacement process, as a supervisor would start one).
+
 PostgreSQL is a throwaway cluster with PostgreSQL's own durability defaults (a commit is on
 disk before it returns), as benchmarks/service_pg.py runs it. Without PostgreSQL's server
 programs nothing is measured (one line on stderr says so).
@@ -19,6 +25,7 @@ import logging
 import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,14 +33,65 @@ from benchmarks.e2e import GAMES, paced_moves, start_games
 from benchmarks.timing import figure
 from bot.sandbox.processes import BotProcess
 from bot.service import GameService
-from discord_loopback import Emulator
+from discord_loopback import ChatEvent, Emulator, SimMember
 from tests.pg import MISSING, Cluster, server_bin
 
 SHARD_COUNT = 4
 PROCESSES = [(0, 1), (2, 3)]  # the shards of each bot process
+KILLS = 3
 
 
-async def _bench(cluster: Cluster) -> list[float]:
+async def _kill_after_a_move(
+    emu: Emulator,
+    service: GameService,
+    bots: list[BotProcess],
+    game: int,
+    members: dict[int, SimMember],
+    tmp: str,
+) -> float:
+    """Type a move in `game` (of the first process's shards), SIGKILL that process as soon as
+    the move is stored, and return the seconds until the new position's board arrives;
+    then start a replacement for the killed shards."""
+    info = await service.match(game)
+    assert not info.is_over and info.deciding_user is not None
+    board = f"board-{game}-{info.version + 1}.png"
+    arrived: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+
+    def on_chat(event: ChatEvent) -> None:
+        for a in getattr(event.message, "attachments", []) or []:
+            if a.filename == board and not arrived.done():
+                arrived.set_result(time.perf_counter())
+
+    unsubscribe = emu.subscribe(on_chat)
+    try:
+        member = members[info.deciding_user]
+        thread = emu.world.channel(info.channel_id)
+        move = str(info.match.legal_moves()[0])
+        await member.slash(("schotten", "move"), where=thread, notation=move)
+        while (await service.match(game)).version == info.version:
+            await asyncio.sleep(0.002)
+        bots[0].kill()
+        killed = time.perf_counter()
+        await bots[0].exit_code()
+        if arrived.done():
+            raise RuntimeError("the board was posted before the kill: nothing was taken over")
+        took = await asyncio.wait_for(arrived, timeout=120) - killed
+    finally:
+        unsubscribe()
+    first, last = PROCESSES[0]
+    bots[0] = BotProcess(
+        emu,
+        bots[0].database,
+        log=Path(tmp) / f"bot-{first}-{last}-{time.monotonic_ns()}.log",
+        shards=(first, last),
+        shard_count=SHARD_COUNT,
+    )
+    await bots[0].start()
+    await emu.wait_for_bot(commands=["schotten"], shards=range(SHARD_COUNT))
+    return took
+
+
+async def _bench(cluster: Cluster) -> tuple[list[float], list[float]]:
     logging.getLogger("discord").setLevel(logging.ERROR)
     url = await cluster.create_database("e2e_shards")
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,7 +125,19 @@ async def _bench(cluster: Cluster) -> list[float]:
                 await asyncio.sleep(1.0)  # let the opening boards and DMs go out
                 _, moves = await paced_moves(emu, service, games, members)
                 await asyncio.sleep(1.0)  # let the last DMs go out before stopping
-                return moves
+                takeovers = []
+                # Games in servers of the first process's shards (0 and 1), not over.
+                ours = [
+                    game
+                    for g, game in enumerate(games)
+                    if g % SHARD_COUNT <= PROCESSES[0][1]
+                    and not (await service.match(game)).is_over
+                ]
+                for game in ours[:KILLS]:
+                    by_id = {m.id: m for m in members}
+                    took = await _kill_after_a_move(emu, service, bots, game, by_id, tmp)
+                    takeovers.append(took)
+                return moves, takeovers
             finally:
                 if service is not None:
                     await service.close()
@@ -83,7 +153,8 @@ def run() -> Iterator[str]:
     cluster = Cluster(durable=True)
     try:
         cluster.start()
-        moves = asyncio.run(_bench(cluster))
+        moves, takeovers = asyncio.run(_bench(cluster))
     finally:
         cluster.stop()
     yield figure("e2e_shards_move_p95_ms", statistics.quantiles(moves, n=20)[-1] * 1000, "ms")
+    yield figure("e2e_shards_takeover_s", statistics.median(takeovers), "s")

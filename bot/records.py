@@ -41,6 +41,7 @@ class ChallengeInfo:
     # member of the Discord role `for_role_id`, if it has one.
     for_anyone: bool = False
     for_role_id: int | None = None
+    created_at: float | None = None
     # Hours per move for the game (bot/timing.py); None: the server's reminder and forfeit.
     clock_hours: float | None = None
 
@@ -98,10 +99,10 @@ class MatchInfo:
     board_message_id: int | None = None
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
-    # Hours per move (None: the server's settings; bot/timing.py), its tournament if any,
-    # and its clock as last read (`GameService.timing`; None until then).
+    tournament_id: int | None = None  # a tournament's game
+    # Hours per move (None: the server's settings; bot/timing.py), and its clock as last
+    # read (`GameService.timing`; None until then).
     clock_hours: float | None = None
-    tournament_id: int | None = None
     timing: Timing | None = None
 
     def seat_of(self, user_id: int) -> int | None:

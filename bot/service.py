@@ -77,6 +77,14 @@ LEASE_SECONDS = 60.0
 # How long a process keeps the computer's turn to itself while it searches (the longest
 # search, expert's, takes about 10 s).
 COMPUTER_LEASE_SECONDS = 120.0
+# Each process beats every `BEAT_SECONDS`; one silent for `DEAD_AFTER` is dead, and what it
+# had taken (leases) is taken over by the next process that looks, at its next beat: a
+# takeover within DEAD_AFTER + BEAT_SECONDS of a kill. The leases stay the safety net.
+BEAT_SECONDS = 2.0
+DEAD_AFTER = 6.0
+# Work due this long and still not taken is looked at by any live process (a process that
+# stored it and died before taking it; one alive takes its own at once).
+ORPHAN_GRACE = 3.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
@@ -187,6 +195,17 @@ class GameService:
         """A member's language as last seen, or None if they never used the bot."""
         # Read each time: another process may have seen them switch since.
         return await self.store.member_language(user_id)
+
+    # The unseen cards ---------------------------------------------------------------------------
+
+    async def unseen_shown(self, user_id: int) -> bool:
+        """Whether this member's hands show the cards they have not seen (off by default)."""
+        return await self.store.unseen_shown(user_id)
+
+    async def show_unseen(self, user_id: int, shown: bool) -> None:
+        """Show or hide the unseen cards on this member's hands, from now on."""
+        async with self.store.transaction() as tx:
+            await self.store.put_unseen_shown(tx, user_id, shown, self.clock.now())
 
     # Challenges -------------------------------------------------------------------------------
 
@@ -321,6 +340,7 @@ class GameService:
             for_anyone=bool(row["for_anyone"]),
             for_role_id=row["for_role_id"],
             clock_hours=row["clock_hours"],
+            created_at=row["created_at"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -507,6 +527,18 @@ class GameService:
 
     async def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
         return [await self._info(r) for r in await self.store.active_matches_of(guild_id, user_id)]
+
+    async def games_under_way(self, user_id: int, guild_id: int | None) -> list[MatchInfo]:
+        """A member's games under way in one server (every server: None), longest waiting
+        first (`bot/games.py` sorts them for `/schotten games`)."""
+        rows = await self.store.games_under_way(user_id, guild_id)
+        return [await self._info(r) for r in rows]
+
+    async def challenges_of(self, user_id: int, guild_id: int | None) -> list[ChallengeInfo]:
+        """A member's open challenges, made or received, in one server (every server: None),
+        oldest first."""
+        rows = await self.store.challenges_of(user_id, guild_id, self.clock.now())
+        return [await self._challenge_info(r) for r in rows]
 
     async def move_match(self, match_id: int, channel_id: int) -> MatchInfo:
         """A game whose channel or thread is gone goes on in `channel_id` (where no game is
@@ -938,14 +970,23 @@ class GameService:
         stopped = False
         playing = seat is not None and seat != info.ai_seat and info.status == "active"
         if plan.forfeit is not None and playing and seat is not None:
-            left = max(0.0, plan.forfeit - counted(info.due_since, now, pauses[seat]))
+            left = plan.forfeit - counted(info.due_since, now, pauses[seat])
             stopped = away[seat] is not None
+        if info.tournament_id is not None and playing:
+            # A tournament game also ends at its round's deadline, if that comes first.
+            ends = await self.store.round_deadline(info.tournament_id)
+            if ends is not None and (left is None or ends - now < left):
+                left = ends - now
         info.timing = Timing(now, plan.forfeit, left, stopped, (away[0], away[1]))
         return info.timing
 
     async def time_left(self, info: MatchInfo) -> float | None:
-        """Seconds left on the clock of the player to move (vacations stop it), or None when
-        the game has no forfeit on time, or waits for the computer or for nobody."""
+        """Seconds left on a game's clock now (0 or less: its time is up and the timer will
+        end it), or None when it has none: waiting for nobody or for the computer, or with
+        no forfeit on time (outside a tournament). The one place that says when a game's wait
+        ends: its own clock (or the server's forfeit time for a game without one), moved by
+        the vacations of the player to move (bot/timing.py), and a tournament game's round
+        deadline if that comes first."""
         return (await self.timing(info)).left
 
     async def due(self) -> DueWork:
@@ -1050,7 +1091,10 @@ class GameService:
     async def claim_announcement(self, row_id: int) -> bool:
         """Take an announcement to send it (False: another sender has it)."""
         async with self.store.transaction() as tx:
-            return await self.store.claim_announcement(tx, row_id, self.clock.now(), LEASE_SECONDS)
+            now = self.clock.now()
+            return await self.store.claim_announcement(
+                tx, row_id, now, LEASE_SECONDS, self.boot, now - DEAD_AFTER
+            )
 
     async def announcement(self, row: Row) -> Announcement:
         """What an outbox row asks to say, with the match as it was when it was written
@@ -1179,9 +1223,26 @@ class GameService:
         is made in the database, so with several processes each turn is taken once (a
         process that dies with it leaves it to the others when the lease runs out)."""
         async with self.store.transaction() as tx:
+            now = self.clock.now()
             return await self.store.claim_computer_turn(
-                tx, info.id, info.version, self.clock.now(), COMPUTER_LEASE_SECONDS
+                tx, info.id, info.version, now, COMPUTER_LEASE_SECONDS, self.boot, now - DEAD_AFTER
             )
+
+    # Heartbeats ---------------------------------------------------------------------------------
+
+    async def beat(self) -> tuple[bool, bool]:
+        """This process is alive; and whether announcements or computer turns wait that no
+        live process is on (a killed process had them, or stored them and died)."""
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.beat(tx, self.boot, now)
+        row = await self.store.orphaned_work(now, now - ORPHAN_GRACE, now - DEAD_AFTER)
+        return bool(row["announcements"]), bool(row["computer"])
+
+    async def end_beats(self) -> None:
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await self.store.end_process(tx, self.boot, now, now - 86_400)
 
     # Standings and history ----------------------------------------------------------------------
 

@@ -43,4 +43,7 @@ JOIN_BUTTON = say_in("tournament button", "Join")
 REMATCH_BUTTON = say_in("button", "Rematch")
 ACCEPT_BUTTON = say_in("challenge button", "Accept")
 DECLINE_BUTTON = say_in("challenge button", "Decline")
+# The hand's button that shows or hides the cards its player has not seen (issue 29).
+SHOW_UNSEEN_BUTTON = say_in("button", "Unseen cards")
+HIDE_UNSEEN_BUTTON = say_in("button", "Hide unseen cards")
 BUTTONS = (SHOW_HAND_BUTTON, JOIN_BUTTON, REMATCH_BUTTON, ACCEPT_BUTTON, DECLINE_BUTTON)

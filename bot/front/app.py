@@ -35,14 +35,18 @@ from bot.front.controls import (
     DeclineButton,
     MoveButton,
     ShowHandButton,
+    UnseenButton,
     controls_view,
     step_view,
 )
+from bot.front.games import with_my_games
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
 from bot.front.unplayable import unplayable, why_not
+from bot.front.unseen import MARK as UNSEEN_MARK
+from bot.front.unseen import unseen_line, without_unseen
 from bot.notation import canonical
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
@@ -56,6 +60,7 @@ if TYPE_CHECKING:
     from bot.front.computer import Computer
 
 log = logging.getLogger("schotten.bot")
+MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 def _render_board(info: MatchInfo, locale: str) -> bytes:
@@ -197,21 +202,42 @@ class Front:
 
     # Hands --------------------------------------------------------------------------------------
 
-    async def hand_payload(self, info: MatchInfo, seat: int, note: str = "") -> dict[str, Any]:
+    async def hand_payload(
+        self, info: MatchInfo, seat: int, note: str = "", *, picture: bool = True
+    ) -> dict[str, Any]:
         """The private message of a player's hand: picture, situation, and their controls, in
-        the current language (the caller speaks the player's)."""
+        the current language (the caller speaks the player's). While the game runs, the
+        unseen cards' line if the player chose to see it, and the button that shows or
+        hides it. `picture=False`: no file (the message keeps the one it has)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
-        view = self._controls(info, seat, info.version, legal) if legal else None
         if info.timing is None and info.status == "active":
             await self.service.timing(info)  # the time left, shown with the hand
+        tail: list[UnseenButton] = []
         content = texts.hand_caption(info, seat, note)
-        return {"content": content, "file": await self.hand_file(info, seat), "view": view}
+        if not info.is_over:
+            shown = await self.service.unseen_shown(info.players[seat])
+            tail.append(UnseenButton(info.id, info.version, not shown))
+            line = unseen_line(info.match.view(seat), info.names[1 - seat]) if shown else ""
+            if line and len(content) + len(line) < MAX_CONTENT:  # a long note keeps its room
+                content += "\n" + line
+        view = self._controls(info, seat, info.version, legal, tail)
+        view = with_my_games(view, info.id)  # the member's other games, a click away
+        file = await self.hand_file(info, seat) if picture else None
+        return {"content": content, "file": file, "view": view}
 
     def _controls(
-        self, info: MatchInfo, seat: int, version: int, legal: list[str]
+        self,
+        info: MatchInfo,
+        seat: int,
+        version: int,
+        legal: list[str],
+        tail: list[UnseenButton] | None = None,
     ) -> discord.ui.View | None:
         """The hand's controls: its card menu in the hand picture's order, with the cards
-        that cannot be played now listed too, each saying why."""
+        that cannot be played now listed too, each saying why; then `tail`, the hand
+        message's own buttons."""
+        if not legal:
+            return controls_view(info.id, version, info.spec.game, [], tail=tail or ())
         view = info.match.view(seat)
         hand = [str(c) for c in view.hand or ()]
         # What the engine says the hand can play now: the hand picture raises the same cards.
@@ -227,6 +253,7 @@ class Front:
             blocked=blocked,
             new=new,
             playable=playable,
+            tail=tail or (),
         )
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -248,6 +275,34 @@ class Front:
             file=payload["file"],
             view=payload["view"] or MISSING,
             ephemeral=True,
+        )
+
+    async def show_unseen(
+        self, interaction: discord.Interaction, match_id: int, version: int, shown: bool
+    ) -> None:
+        """The hand's Unseen cards button: show or hide the cards the player has not seen,
+        on this hand and their later ones. A hand of the current position keeps its picture
+        and changes its words; an earlier one becomes the hand now."""
+        await interaction.response.defer()  # a click: the hand message itself changes
+        message = interaction.message
+        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        info = await self.service.match(match_id)
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or message is None or not private:
+            raise Refused(_("Only a player's own hand shows the cards they have not seen."))
+        await self.service.show_unseen(interaction.user.id, shown)
+        if info.version == version and not info.is_over:
+            payload = await self.hand_payload(info, seat, picture=False)
+            lines = payload["content"].split("\n")
+            line = next((x for x in lines if x.startswith(UNSEEN_MARK)), "")
+            content = without_unseen(message.content)  # the hand's words, its note included
+            if line and len(content) + len(line) < MAX_CONTENT:
+                content += "\n" + line
+            await interaction.edit_original_response(content=content, view=payload["view"])
+            return
+        payload = await self.hand_payload(info, seat)
+        await interaction.edit_original_response(
+            content=payload["content"], attachments=[payload["file"]], view=payload["view"]
         )
 
     # Moves ----------------------------------------------------------------------------------------
@@ -362,11 +417,10 @@ class Front:
                 )
             )
         legal = [str(m) for m in info.match.legal_moves()]
-        if step is None:
-            view = self._controls(info, seat, version, legal)
-            await self.service.timing(info)
+        if step is None:  # back to all choices, with the hand's own words and buttons
+            payload = await self.hand_payload(info, seat, picture=False)
             await interaction.edit_original_response(
-                content=texts.hand_caption(info, seat), view=view
+                content=payload["content"], view=payload["view"]
             )
             return
         if step[0] == "card" and step[1].startswith(BLOCKED):

@@ -21,6 +21,8 @@ from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
+from bot.front.games import GAMES_CONTROLS
+from bot.front.games import understood as games_understood
 from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
@@ -28,7 +30,7 @@ from bot.front.mentions import CommandMentions
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
 from bot.notation import aliases
-from bot.service import GameService
+from bot.service import BEAT_SECONDS, GameService
 from engine.api import prepare as prepare_engine
 from lang import LANGUAGES, language_of, use
 from lang.catalogs import translations
@@ -131,7 +133,7 @@ class SchottenBot(discord.AutoShardedClient):
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
-        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS)
+        self.add_dynamic_items(*ALL_CONTROLS, *LOOKBACK_CONTROLS, *GAMES_CONTROLS)
         # The commands' names and descriptions in French and German clients' languages.
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
@@ -150,6 +152,7 @@ class SchottenBot(discord.AutoShardedClient):
                 log.warning("could not read the commands' ids: %s", e)
         self.timers.change_interval(seconds=self.config.timer_seconds)
         self.timers.start()
+        self.heartbeat.start()
         self.computer.start()
 
     async def shutdown(self, *, grace: float = 10.0) -> None:
@@ -178,6 +181,13 @@ class SchottenBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         drop_mentions(self.mentions)
+        if self.heartbeat.is_running():
+            self.heartbeat.cancel()
+            if self.service is not None:
+                try:  # gone at once, rather than dead in DEAD_AFTER seconds
+                    await self.service.end_beats()
+                except Exception as e:  # the database may be what failed
+                    log.warning("could not remove this process's heartbeat: %s", e)
         if self.health is not None:
             await self.health.stop()
             self.health = None
@@ -208,7 +218,9 @@ class SchottenBot(discord.AutoShardedClient):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
-        if not understood(custom_id) and not lookback_understood(custom_id):
+        if not any(
+            known(custom_id) for known in (understood, lookback_understood, games_understood)
+        ):
             use(language_of(interaction.locale))  # this task only: the refusal's language
             try:
                 read_control(custom_id)
@@ -234,6 +246,21 @@ class SchottenBot(discord.AutoShardedClient):
                 self.computer.wake()  # a turn another process took and dropped
         except Exception:  # keep the loop running
             log.exception("timer loop")
+
+    @tasks.loop(seconds=BEAT_SECONDS)
+    async def heartbeat(self) -> None:
+        """This process is alive; and what a dead one had taken (or stored and left) is
+        taken over now, not when its leases run out."""
+        if self.front is None or self.service is None:
+            return
+        try:
+            announcements, computer = await self.service.beat()
+            if announcements:
+                await self.front.relay.deliver()
+            if computer and self.computer is not None:
+                self.computer.wake()
+        except Exception:  # keep beating
+            log.exception("heartbeat")
 
     @timers.before_loop
     async def _timers_wait(self) -> None:

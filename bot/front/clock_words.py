@@ -4,30 +4,16 @@ the player to move, and who is on vacation. In the current language."""
 
 from __future__ import annotations
 
+from bot import durations
 from bot.records import MatchInfo
-from lang import _, fill, ngettext
+from lang import _, fill, localise, ngettext
 
 
 def duration(seconds: float) -> str:
-    """A length of time as members read it: "2 days 3 h", "5 h 20 min", "20 min" (to the
-    nearest minute; hours and minutes once it is under a day)."""
-    minutes = round(max(0.0, seconds) / 60)
-    if minutes < 1:
-        return _("under a minute")
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
-        if hours:
-            # TRANSLATORS: a time left on a game's clock; "h" is hours.
-            text = ngettext("{days} day {hours} h", "{days} days {hours} h", days)
-            return fill(text, days=days, hours=hours)
-        return fill(ngettext("{days} day", "{days} days", days), days=days)
-    if hours and minutes:
-        # TRANSLATORS: a time left on a game's clock: hours and minutes.
-        return fill(_("{hours} h {minutes} min"), hours=hours, minutes=minutes)
-    if hours:
-        return fill(_("{hours} h"), hours=hours)
-    return fill(_("{minutes} min"), minutes=minutes)
+    """A length of time as members read it ("2 days 3 h", "5 h 20 min", "20 min"; bot/durations.py
+    says it), to the nearest minute: a board posted a moment after the move that started the
+    clock shows the whole clock ("1 h"), not "59 min"."""
+    return localise(durations.duration(round(max(0.0, seconds) / 60) * 60))
 
 
 def per_move(clock_hours: float | None) -> str:

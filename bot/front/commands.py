@@ -19,6 +19,7 @@ from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, texts
 from bot.front.clock_commands import CLOCKS, VacationCommands
+from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
 from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
@@ -230,6 +231,11 @@ class SchottenCommands(app_commands.Group):
         await acknowledge(interaction, private=True)
         info = await self.front.match_here(interaction)
         await self.front.confirm_resign(interaction, info)
+
+    @app_commands.command(description="Your games under way and open challenges, privately")
+    @gated
+    async def games(self, interaction: discord.Interaction) -> None:
+        await show_games(self.front, interaction)
 
     # Standings -------------------------------------------------------------------------------
 

@@ -31,9 +31,11 @@ from bot.store import valid_id
 from bot.wording import (
     ACCEPT_BUTTON,
     DECLINE_BUTTON,
+    HIDE_UNSEEN_BUTTON,
     JOIN_BUTTON,
     REMATCH_BUTTON,
     SHOW_HAND_BUTTON,
+    SHOW_UNSEEN_BUTTON,
 )
 from lang import _, fill, localise, mention, pgettext
 
@@ -356,6 +358,31 @@ class ShowHandButton(Control, template=r"sch:h:(?P<match>[0-9]+)"):
         await front_of(interaction).show_hand(interaction, self.match_id)
 
 
+class UnseenButton(Control, template=rf"sch:u:{AT}:(?P<show>[01])"):
+    """On a player's hand: show (1) or hide (0) the cards they have not seen, on this hand
+    and on their later ones (bot/front/unseen.py)."""
+
+    def __init__(self, match_id: int, version: int, show: bool) -> None:
+        self.match_id, self.version, self.show = match_id, version, show
+        super().__init__(
+            discord.ui.Button(
+                label=localise(SHOW_UNSEEN_BUTTON if show else HIDE_UNSEEN_BUTTON),
+                emoji="👁️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:u:{match_id}:{version}:{int(show)}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> UnseenButton:
+        return cls(int(match["match"]), int(match["version"]), match["show"] == "1")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await front_of(interaction).show_unseen(interaction, self.match_id, self.version, self.show)
+
+
 class RematchButton(Control, template=r"sch:r:(?P<match>[0-9]+)"):
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
@@ -505,6 +532,7 @@ ALL_CONTROLS = (
     FamilySelect,
     SetSelect,
     ShowHandButton,
+    UnseenButton,
     RematchButton,
     AcceptButton,
     DeclineButton,
@@ -525,15 +553,18 @@ def controls_view(
     blocked: Mapping[str, str] | None = None,
     new: Collection[str] = (),
     playable: Collection[str] = (),
+    tail: Sequence[Control] = (),
 ) -> discord.ui.View | None:
     """All the player's choices now: a card menu (in `hand` order, with the `blocked` cards
     and why), buttons, and menus for move families (`new`: cards the Recruiter just drew,
     marked in the menu of cards to put back). `playable` is what the engine says the hand
     can play now (`view.playable()`, which the hand picture raises): the menu lists those
-    cards as playable, the ones played on their own (the Traitor) included."""
+    cards as playable, the ones played on their own (the Traitor) included. `tail`: the
+    hand message's own buttons (Unseen cards), after the moves, with room kept for them
+    where the moves' menus can make it."""
     picker = build_picker(game, legal)
     if picker.empty:
-        return None
+        return _tail_only(tail)
     view = discord.ui.View(timeout=None)
     rows_used = 0
     if picker.cards or own_moves(picker, playable):
@@ -546,7 +577,7 @@ def controls_view(
             rows_used += 1
     # Places (claim 3, oil 4...) are buttons; a family that would not fit becomes a menu.
     places = dict(picker.places)
-    extra = len(picker.taking) + len(picker.words)
+    extra = len(picker.taking) + len(picker.words) + len(tail)
     while places and sum(map(len, places.values())) + extra > (5 - rows_used) * 5 and rows_used < 4:
         family = max(places, key=lambda f: len(places[f]))
         view.add_item(_row(MoveSelect(match_id, version, family, places.pop(family)), rows_used))
@@ -560,8 +591,21 @@ def controls_view(
         style = discord.ButtonStyle.success if c.move.startswith(("done", "draw")) else None
         buttons.append(MoveButton(match_id, version, c.move, c.label, style=style))
     free_rows = 5 - rows_used
-    for i, button in enumerate(buttons[: free_rows * 5]):
+    # The moves first; the hand's own buttons where room is left (the menus above keep some).
+    buttons = buttons[: free_rows * 5]
+    buttons += list(tail)[: free_rows * 5 - len(buttons)]
+    for i, button in enumerate(buttons):
         view.add_item(_row(button, rows_used + i // 5))
+    return view
+
+
+def _tail_only(tail: Sequence[Control]) -> discord.ui.View | None:
+    """A hand with no move to make: only its own buttons, if any."""
+    if not tail:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in tail:
+        view.add_item(item)
     return view
 
 

@@ -1,7 +1,8 @@
 """`schotten-bot sandbox --tour`: after the members' game, everything else the README
 advertises, run through the emulator as members would: `stats`, `leaderboard`, `history`,
-`replay`, `analyse`, a game against the computer with a `hint`, every `/schotten rules`
-page, `settings`, and a small tournament played to its end.
+`replay`, `analyse`, a game against the computer with a `hint`, `games` (from the
+channel, and from the hand's DM), every `/schotten rules` page, `settings`, and a small
+tournament played to its end.
 
 Each step prints a heading (`== Tour 3/10: history ==`) before its part of the chat, and
 waits for the bot's whole answer (the picture, the GIF, the finished analysis) before the
@@ -47,6 +48,7 @@ STEPS = (
     "replay",
     "analyse",
     "hint",
+    "games",
     "rules",
     "settings",
     "tournament",
@@ -115,6 +117,7 @@ async def run_tour(tour: Tour) -> list[str]:
         "replay": _replay,
         "analyse": _analyse,
         "hint": _hint,
+        "games": _games,
         "rules": _rules,
         "settings": _settings,
         "tournament": _tournament,
@@ -186,6 +189,30 @@ async def _hint(tour: Tour) -> None:
     await tour.ask(tour.alice, "hint", where=thread, timeout=SLOW)
     players = {tour.alice.id: tour.player(tour.alice)}
     await play_to_the_end(tour.bot, tour.emu, players, info.id)
+
+
+async def _games(tour: Tour) -> None:
+    """Alice challenges Bob, who accepts, and Bob challenges Carol: Bob lists his games
+    (the game and his open challenge), Alice hers from her hand's DM (from the channel if
+    the game waits on Bob); then Bob resigns and takes his challenge back."""
+    challenge = await tour.ask(tour.alice, "challenge", opponent=tour.bob)
+    await (await tour.bob.click(challenge, button_of(challenge, "sch:a:"))).ack(timeout=15)
+    info = await wait_for_game(tour.bot, tour.guild.id, tour.alice.id)
+    await wait_for_announcements(tour.bot, info.id)
+    await tour.ask(tour.bob, "challenge", opponent=tour.carol)
+    await tour.ask(tour.bob, "games")
+    hand = tour.alice.last_dm if info.deciding_user == tour.alice.id else None
+    if hand is not None and any(
+        str(b.get("custom_id", "")).startswith("sch:y:") for b in hand.buttons()
+    ):
+        await (await tour.alice.click(hand, button_of(hand, "sch:y:"))).reply(timeout=30)
+    else:
+        await tour.ask(tour.alice, "games")
+    thread = tour.emu.world.channel(info.channel_id)
+    confirm = await tour.ask(tour.bob, "resign", where=thread)
+    await (await tour.bob.click(confirm, button_of(confirm, "sch:m:"))).ack(timeout=15)
+    await wait_for_announcements(tour.bot, info.id)
+    await tour.ask(tour.bob, "cancel")
 
 
 async def _rules(tour: Tour) -> None:

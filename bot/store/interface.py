@@ -137,6 +137,11 @@ class ChannelBusy(ServiceError):
         super().__init__("This channel already has a game in progress.")
 
 
+# A lease's holder is dead when its heartbeat stopped before the time given; a holder with
+# no heartbeat row (one that never beat, or stopped cleanly) keeps its lease to its end.
+_DEAD = "EXISTS (SELECT 1 FROM processes p WHERE p.boot = {holder} AND p.beat_at < ?)"
+
+
 class SchemaTooNew(Exception):
     """The database was written by a newer schotten-bot: this code must not touch it."""
 
@@ -282,6 +287,19 @@ class Store:
             (user_id, language, now),
         )
 
+    async def unseen_shown(self, user_id: int) -> bool:
+        """Whether the member's hands show the cards they have not seen (default: no)."""
+        row = await self._one("SELECT shown FROM member_unseen WHERE user_id = ?", (user_id,))
+        return row is not None and bool(row["shown"])
+
+    async def put_unseen_shown(self, tx: Tx, user_id: int, shown: bool, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO member_unseen (user_id, shown, changed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET shown = excluded.shown,"
+            " changed_at = excluded.changed_at",
+            (user_id, int(shown), now),
+        )
+
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:
         await tx.execute(
             "INSERT INTO users (user_id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (user_id)"
@@ -379,6 +397,18 @@ class Store:
             (channel_id, user_id, user_id),
         )
 
+    async def challenges_of(self, user_id: int, guild_id: int | None, now: float) -> list[Row]:
+        """Open, unexpired challenges a member made or received, in one server (every
+        server: `guild_id` None), oldest first (`/schotten games`)."""
+        where = "" if guild_id is None else " AND guild_id = ?"
+        args: tuple[Any, ...] = (user_id, user_id, now)
+        return await self._all(
+            "SELECT * FROM challenges WHERE status = 'open'"
+            " AND (challenger_id = ? OR opponent_id = ?) AND expires_at > ?"
+            f"{where} ORDER BY created_at, id",
+            args if guild_id is None else (*args, guild_id),
+        )
+
     async def close_challenge(
         self, tx: Tx, challenge_id: int, status: str, now: float, match_id: int | None = None
     ) -> bool:
@@ -432,6 +462,25 @@ class Store:
             " AND (m.player0_id = ? OR m.player1_id = ?) ORDER BY m.id",
             (guild_id, user_id, user_id),
         )
+
+    async def games_under_way(self, user_id: int, guild_id: int | None) -> list[Row]:
+        """A member's active matches in one server (every server: `guild_id` None), with
+        their players' names, longest waiting first (`/schotten games`)."""
+        where = "" if guild_id is None else " AND m.guild_id = ?"
+        args = (user_id, user_id) if guild_id is None else (user_id, user_id, guild_id)
+        return await self._all(
+            f"{MATCHES} WHERE m.status = 'active' AND (m.player0_id = ? OR m.player1_id = ?)"
+            f"{where} ORDER BY m.due_since, m.id",
+            args,
+        )
+
+    async def round_deadline(self, tournament_id: int) -> float | None:
+        """The deadline of a running tournament's current round (None: none running)."""
+        row = await self._one(
+            "SELECT round_deadline FROM tournaments WHERE id = ? AND status = 'running'",
+            (tournament_id,),
+        )
+        return None if row is None or row["round_deadline"] is None else row["round_deadline"]
 
     async def save_match(self, tx: Tx, w: MoveWrite) -> bool:
         """Store a move's new state if the stored version is still `w.expected_version`
@@ -528,16 +577,49 @@ class Store:
         )
 
     async def claim_computer_turn(
-        self, tx: Tx, match_id: int, version: int, now: float, lease: float
+        self, tx: Tx, match_id: int, version: int, now: float, lease: float, boot: str, dead: float
     ) -> bool:
         """Take the computer's decision at this version, to search and play it; False if
-        another process (or an earlier wake of this one) has it and its lease runs."""
+        another process (or an earlier wake of this one) has it and its lease runs, unless
+        that process's heartbeat stopped before `dead`."""
         changed = await tx.execute(
-            "UPDATE matches SET ai_lease_until = ? WHERE id = ? AND version = ?"
-            " AND status = 'active' AND (ai_lease_until IS NULL OR ai_lease_until <= ?)",
-            (now + lease, match_id, version, now),
+            "UPDATE matches SET ai_lease_until = ?, ai_leased_by = ? WHERE id = ? AND version = ?"
+            " AND status = 'active' AND (ai_lease_until IS NULL OR ai_lease_until <= ?"
+            f" OR {_DEAD.format(holder='ai_leased_by')})",
+            (now + lease, boot, match_id, version, now, dead),
         )
         return changed == 1
+
+    # Heartbeats -----------------------------------------------------------------------------
+
+    async def beat(self, tx: Tx, boot: str, now: float) -> None:
+        """This process is alive (its row is made on the first beat)."""
+        changed = await tx.execute("UPDATE processes SET beat_at = ? WHERE boot = ?", (now, boot))
+        if not changed:
+            await tx.execute(
+                "INSERT INTO processes (boot, started_at, beat_at) VALUES (?, ?, ?)",
+                (boot, now, now),
+            )
+
+    async def end_process(self, tx: Tx, boot: str, now: float, forget: float) -> None:
+        """A clean stop: this process's row goes, and so do rows of processes dead since
+        before `forget` (their leases have long run out)."""
+        await tx.execute("DELETE FROM processes WHERE boot = ? OR beat_at < ?", (boot, forget))
+
+    async def orphaned_work(self, now: float, due: float, dead: float) -> Row:
+        """Work nobody alive is on: announcements due since before `due` and not leased by
+        a live process, and computer turns waiting since before `due` likewise."""
+        row = await self._one(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE status = 'pending' AND next_try <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?"
+            f" OR {_DEAD.format(holder='leased_by')})) AS announcements,"
+            " EXISTS (SELECT 1 FROM matches WHERE status = 'active' AND ai_seat IS NOT NULL"
+            " AND to_decide = ai_seat AND due_since <= ? AND (ai_lease_until IS NULL"
+            f" OR ai_lease_until <= ? OR {_DEAD.format(holder='ai_leased_by')})) AS computer",
+            (due, now, dead, due, now, dead),
+        )
+        assert row is not None
+        return row
 
     # Moves and finished games ------------------------------------------------------------------
 
@@ -833,12 +915,15 @@ class Store:
     async def announcement(self, row_id: int) -> Row | None:
         return await self._one("SELECT * FROM outbox WHERE id = ?", (row_id,))
 
-    async def claim_announcement(self, tx: Tx, row_id: int, now: float, lease: float) -> bool:
+    async def claim_announcement(
+        self, tx: Tx, row_id: int, now: float, lease: float, boot: str, dead: float
+    ) -> bool:
         """Take a pending announcement to send it; False if someone else has it."""
         changed = await tx.execute(
-            "UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?"
-            " AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-            (now + lease, row_id, now),
+            "UPDATE outbox SET lease_until = ?, leased_by = ?, attempts = attempts + 1"
+            " WHERE id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ?"
+            f" OR {_DEAD.format(holder='leased_by')})",
+            (now + lease, boot, row_id, now, dead),
         )
         return changed == 1
 

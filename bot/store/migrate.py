@@ -55,8 +55,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "rating_history": ("match_id", "user_id"),
     "outbox": ("id",),
     "member_languages": ("user_id",),
+    "member_unseen": ("user_id",),
     "vacations": ("id",),
 }
+# Tables not copied: the heartbeats of the processes running on the source.
+NOT_COPIED = frozenset({"processes"})
 # Rows read and written at a time, so memory stays bounded whatever the database's size.
 BATCH = 500
 # The first bytes of every SQLite database file.
@@ -256,7 +259,7 @@ async def _check_schemas(src: Store, dst: Store) -> None:
             " one of them was written by a newer schotten-bot. Copy with that version."
         )
     for store in (src, dst):
-        unknown = sorted(set(await store.tables()) - set(TABLES))
+        unknown = sorted(set(await store.tables()) - set(TABLES) - NOT_COPIED)
         if unknown:
             raise MigrationError(
                 f"{store.describe()} has tables that migrate-db does not know:"

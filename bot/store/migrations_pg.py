@@ -256,6 +256,24 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN for_anyone INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE challenges ADD COLUMN for_role_id BIGINT;
     """,
+    # Heartbeats (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE processes (
+        boot TEXT PRIMARY KEY,
+        started_at DOUBLE PRECISION NOT NULL,
+        beat_at DOUBLE PRECISION NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
+    """,
+    # The unseen cards (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE member_unseen (
+        user_id BIGINT PRIMARY KEY,
+        shown INTEGER NOT NULL,
+        changed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
     # A clock per game, and vacations (see bot/store/migrations_sqlite.py).
     """
     ALTER TABLE challenges ADD COLUMN clock_hours DOUBLE PRECISION;

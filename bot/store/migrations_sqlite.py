@@ -294,6 +294,27 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges_new RENAME TO challenges;
     CREATE INDEX challenges_open ON challenges(status, expires_at);
     """,
+    # Heartbeats: each running process's last sign of life, and who holds each lease, so
+    # that what a killed process had taken (announcements, the computer's turns) is taken
+    # over in seconds rather than when its lease runs out.
+    """
+    CREATE TABLE processes (
+        boot TEXT PRIMARY KEY,                       -- GameService.boot
+        started_at REAL NOT NULL,
+        beat_at REAL NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    ALTER TABLE matches ADD COLUMN ai_leased_by TEXT;
+    """,
+    # The unseen cards: whether a member's hand messages show the cards they have not seen
+    # (the hand's Unseen cards button); no row: hidden.
+    """
+    CREATE TABLE member_unseen (
+        user_id INTEGER PRIMARY KEY,
+        shown INTEGER NOT NULL,                      -- 1: shown, 0: hidden
+        changed_at REAL NOT NULL
+    );
+    """,
     # A clock per game, and vacations (bot/timing.py). A challenge's hours per move, given
     # to its match when it is accepted (NULL: the server's reminder and forfeit times, as
     # for games made before this migration and tournament games); a server's vacation days

@@ -15,13 +15,14 @@ import random
 from collections.abc import Sequence
 from typing import TypeAlias
 
-from engine.cards import AnyCard, Card, TacticCard, clan_deck, siege_deck
+from engine.cards import AnyCard, Card, TacticCard
 from engine.st1 import board as st1_board
 from engine.st1.game import Game as St1Game
 from engine.st1.view import View as St1View
 from engine.st2 import board as st2_board
 from engine.st2.game import Game as St2Game
 from engine.st2.view import View as St2View
+from engine.unseen import out_of_sight
 
 AnyView: TypeAlias = St1View | St2View
 AnyGame: TypeAlias = St1Game | St2Game
@@ -42,40 +43,13 @@ def sample_world(view: AnyView, rng: random.Random) -> AnyGame:
     return _st2_world(view, rng)
 
 
-# Every card of each game, in the decks' fixed order (cards are immutable values).
-_ST1_CARDS = (clan_deck(), st1_board.tactic_deck())
-_ST2_CARDS = (siege_deck(), st2_board.tactic_deck())
-
-
 def hidden_cards(view: AnyView) -> tuple[list[Card], list[TacticCard]]:
     """The cards the viewer cannot see: in the other hand, in a deck, or out of the game.
 
     Both lists are in a fixed order (the decks' own order), so that a seeded shuffle of
-    them depends only on what the viewer knows.
+    them depends only on what the viewer knows. (`engine.unseen` says the same to a player.)
     """
-    seen: set[AnyCard] = set(_face_up(view))  # cards are equal by value
-    seen.update(view.hand or ())
-    clan, tactics = _ST1_CARDS if isinstance(view, St1View) else _ST2_CARDS
-    return (
-        [c for c in clan if c not in seen],
-        [t for t in tactics if t not in seen] if view.tactic_deck_size is not None else [],
-    )
-
-
-def _face_up(view: AnyView) -> list[AnyCard]:
-    cards: list[AnyCard] = list(view.discard)
-    if isinstance(view, St1View):
-        for s in view.stones:
-            cards.extend(s.sides[0])
-            cards.extend(s.sides[1])
-            cards.extend(s.modes)
-    else:
-        for t in view.tiles:
-            cards.extend(t.sides[0])
-            cards.extend(t.sides[1])
-        cards.extend(view.actions[0])
-        cards.extend(view.actions[1])
-    return cards
+    return out_of_sight(view)
 
 
 def _deal(view: AnyView, rng: random.Random) -> tuple[list[AnyCard], list[Card], list[TacticCard]]:

@@ -288,7 +288,7 @@ def test_durations_read_as_members_expect():
     assert duration(HOUR - 0.2) == "1 h"  # just after a move: the whole hour
     assert duration(5 * HOUR + 20 * 60) == "5 h 20 min"
     assert duration(20 * 60) == "20 min"
-    assert duration(10) == "under a minute"
+    assert duration(10) == "less than a minute"
     assert [per_move(h) for h in (1, 12, 24, 72, 168)] == [
         "1 hour per move",
         "12 hours per move",

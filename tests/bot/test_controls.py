@@ -138,6 +138,7 @@ SAMPLE_ARGUMENTS = {
     "family": "claim",
     "tournament_id": 5,
     "challenge_id": 7,
+    "show": True,
 }
 
 

@@ -13,7 +13,10 @@ files), every autocomplete suggestion. None may contain:
 - the text of another player's private move (`return R3 P8`, `give ...`);
 
 and every picture must be exactly the one drawn from the view the member may see: a board
-from the public view at its version, a hand from that member's own view.
+from the public view at its version, a hand from that member's own view. The unseen cards
+(the hand's Unseen cards line, which names cards by colour and value, `**R** 1 4 9`) must be
+exactly the game's cards minus what that member saw at one position: the table, the discard
+pile and their own hand; a bystander never gets one.
 
 Static text is not a leak: the rules pages and hints name example cards (`R7 3`,
 `traitor 3:G5 6`). A card code (or private move text) is excused only where it lies in the
@@ -34,14 +37,19 @@ from pathlib import Path
 import pytest
 
 from bot.front.rules import TOPICS
+from bot.front.unseen import MARK as UNSEEN_MARK
 from bot.sandbox import SimPlayer, running_bot, wait_for_version
 from discord_loopback import ChatEvent, Emulator, SimMember, SimMessage
 from engine import st1
 from engine.api import VARIANTS, game_of
 from engine.errors import GameError
 from render import render_board, render_turn
+from tests.engine.test_unseen import expected_from_view
 
 from .test_e2e import start_game
+
+UNSEEN_GROUP = re.compile(r"\*\*([ROYGBP])\*\*((?: \d+)+)")
+UNSEEN_TACTICS = re.compile(r"(\d+) tactic cards?")
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r"(?<![A-Za-z0-9])([ROYGBP])(1[01]|[0-9])(?![0-9])")
@@ -218,6 +226,31 @@ def find_leaks(seen: list[Seen], knowledge: Knowledge, seat: int | None) -> list
     return leaks
 
 
+def unseen_leaks(seen: list[Seen], knowledge: Knowledge, seat: int | None) -> list[str]:
+    """Every unseen cards' line this member got is the complement of what they saw at some
+    position (tests/engine/test_unseen.py counts it from the view on its own)."""
+    leaks = []
+    for item in seen:
+        for line in item.text.split("\n"):
+            if not line.startswith(UNSEEN_MARK):
+                continue
+            if seat is None:
+                leaks.append(f"a bystander got unseen cards in {item.where}")
+                continue
+            cards = [f"{c}{v}" for c, values in UNSEEN_GROUP.findall(line) for v in values.split()]
+            count = UNSEEN_TACTICS.search(line)
+            tactics = int(count.group(1)) if count else None
+            complements = []
+            for match in knowledge.states.values():
+                view = match.view(seat)
+                clan, tactic_cards = expected_from_view(view)
+                with_tactics = view.tactic_deck_size is not None
+                complements.append((clan, len(tactic_cards) if with_tactics else None))
+            if (cards, tactics) not in complements:
+                leaks.append(f"unseen cards that are not what the member saw in {item.where}")
+    return leaks
+
+
 def picture_leaks(seen: list[Seen], knowledge: Knowledge, seat: int | None) -> list[str]:
     """Every picture is the one drawn from what this member may see."""
     leaks = []
@@ -282,6 +315,15 @@ def test_the_checker_finds_a_planted_leak():
     assert picture_leaks([Seen("h", "", [("hand-1-0.png", hand)])], k, None)
     assert picture_leaks([Seen("h", "", [("hand-1-0.png", hand)])], k, 1)
     assert picture_leaks([Seen("h", "", [("hand-1-0.png", hand)])], k, 0) == []
+    # Unseen cards: the complement of what the member saw is no leak; to the bystander, or
+    # naming only the cards of the other hand, it is.
+    from bot.front.unseen import unseen_line
+
+    right = Seen("u", "Your hand…\n" + unseen_line(match.view(0), "Bob"))
+    assert unseen_leaks([right], k, 0) == []
+    assert unseen_leaks([right], k, None) and unseen_leaks([right], k, 1)
+    peek = "**" + "** · **".join(f"{c[0]}** {c[1:]}" for c in sorted(hand1)) + " · 10 tactic cards"
+    assert unseen_leaks([Seen("u", f"{UNSEEN_MARK} Unseen: {peek}")], k, 0)
 
 
 # Playing to mid-game, and probing ------------------------------------------------------------
@@ -482,4 +524,8 @@ async def test_nothing_hidden_reaches_anyone(world, variant):
         assert len(seen) > 30, f"{member.name} saw almost nothing: the probes did not run"
         for leak in find_leaks(seen, knowledge, seat) + picture_leaks(seen, knowledge, seat):
             problems.append(f"{member.name}: {leak}")
+        for leak in unseen_leaks(seen, knowledge, seat):
+            problems.append(f"{member.name}: {leak}")
+        if seat is not None:  # the probes pressed the hand's Unseen cards button
+            assert any(UNSEEN_MARK in item.text for item in seen), member.name
     assert problems == []

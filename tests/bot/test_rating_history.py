@@ -239,6 +239,8 @@ async def wind_back_to_5(database):
             # Open challenges (opponent_id stays nullable: the migration allows that again).
             await tx.run("ALTER TABLE challenges DROP COLUMN for_anyone")
             await tx.run("ALTER TABLE challenges DROP COLUMN for_role_id")
+            # Issue 29: whether a member's hands show the unseen cards.
+            await tx.run("DROP TABLE member_unseen")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.

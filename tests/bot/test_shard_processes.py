@@ -10,8 +10,10 @@ reminder, a forfeit, a challenge's expiry) fired exactly once across the process
 every game replays from its seed and move log to exactly its stored state. Every
 interaction delivered to a process that did not die was acknowledged within Discord's 3 s.
 
-The run takes a little over the outbox's lease (60 s): what the killed process had claimed
-to announce, another process sends only once the claim has run out. The clocks are set
+What the killed process had claimed to announce (or stored and not yet claimed), a live
+process takes over at its next heartbeat once the dead one has been silent for
+`DEAD_AFTER`: every board pending at the kill is posted within `TAKEOVER` seconds of it,
+instead of when the claim's 60 s lease runs out. The clocks are set
 from what the members see (a reminder is out, a challenge's message is posted), never
 from a fixed time, so a busy machine only stretches the run: the waits for what the bots
 do soon allow `SOON` seconds.
@@ -52,8 +54,10 @@ AFTER = 2  # moves each game makes once the replacement runs, and then it stops
 VARIANTS = ["classic", "tactics", "expert", "siege", "siege-tactics"]
 IN_FLIGHT = 6  # moves sent at once, all games together
 TIMER_SECONDS = 1.0  # each bot's timer loop: reminders, forfeits, expiries, the relay
-# Announcements a dead process had claimed wait out their lease before another sends them.
+# The safety net behind the heartbeats: a claim's lease (the waits below allow it).
 LEASE = service_module.LEASE_SECONDS
+# The promise: a dead process's boards are posted within this of the kill.
+TAKEOVER = 15.0
 # The longest wait for something the bots do at once or on their next timer tick (a reply,
 # a game's start, a reminder sent): long, since the machine may be busy.
 SOON = 60.0
@@ -560,9 +564,12 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
                 await asyncio.sleep(0.05)
             challenges = await scene.set_clocks(run, idle)
             flying = await kill_during_moves(run, first)
-            killed_at = time.monotonic()
+            killed_at, killed_wall = time.monotonic(), time.time()
             held = await service.store._all(
                 "SELECT id FROM outbox WHERE status = 'pending' AND lease_until IS NOT NULL"
+            )
+            boards = await service.store._all(
+                "SELECT id FROM outbox WHERE status = 'pending' AND kind = 'board'"
             )
 
             # The other process goes on with the games of its servers.
@@ -592,6 +599,17 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
                 return second.live() and replacement.live()
 
             await settled(service, LEASE + 60, alive=alive, log=scene.log_tails)
+            # Taken over in seconds: each board pending at the kill was done (posted, or
+            # skipped as a turn's held step) within TAKEOVER of it.
+            late = [
+                (r["id"], round(r["done_at"] - killed_wall, 1))
+                for r in await service.store._all(
+                    "SELECT id, done_at FROM outbox WHERE kind = 'board' AND done_at > ?",
+                    (killed_wall + TAKEOVER,),
+                )
+                if r["id"] in {b["id"] for b in boards}
+            ]
+            assert boards and not late, (len(boards), late)
             for game_id in [g.id for g in run.games] + idle:
                 channel = emu.world.channel((await service.match(game_id)).channel_id)
                 await check_everything_announced(emu, service, channel, scene.members, game_id)
