@@ -236,11 +236,15 @@ async def wind_back_to_5(database):
             await tx.run("ALTER TABLE settings DROP COLUMN vacation_days")
             await tx.run("ALTER TABLE matches DROP COLUMN clock_hours")
             await tx.run("ALTER TABLE challenges DROP COLUMN clock_hours")
+            # Issue 29: whether a member's hands show the unseen cards.
+            await tx.run("DROP TABLE member_unseen")
+            # Heartbeats.
+            await tx.run("DROP TABLE processes")
+            await tx.run("ALTER TABLE outbox DROP COLUMN leased_by")
+            await tx.run("ALTER TABLE matches DROP COLUMN ai_leased_by")
             # Open challenges (opponent_id stays nullable: the migration allows that again).
             await tx.run("ALTER TABLE challenges DROP COLUMN for_anyone")
             await tx.run("ALTER TABLE challenges DROP COLUMN for_role_id")
-            # Issue 29: whether a member's hands show the unseen cards.
-            await tx.run("DROP TABLE member_unseen")
             # 9: whom a board notified.
             await tx.run("ALTER TABLE outbox DROP COLUMN notified")
             # 8: languages.
