@@ -99,6 +99,7 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
         "challenge_hours": (float, lambda v: 0 < v <= 720, "a number of hours above 0, up to 720"),
         "use_threads": (bool, lambda v: True, "true or false, without quotes"),
         "public_analysis": (bool, lambda v: True, "true or false, without quotes"),
+        "vacation_days": (int, lambda v: 0 <= v <= 366, "a whole number of days, 0 to 366"),
         "language": (
             str,
             lambda v: v.lower() in ("auto", *LANGUAGES),
@@ -236,6 +237,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
             bool(defaults.get("use_threads", True)),
             bool(defaults.get("public_analysis", True)),
             _language(str(defaults.get("language", "auto"))),
+            vacation_days=int(defaults.get("vacation_days", 21)),
         ),
         source=where,
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ratings import Rating
+from bot.timing import Timing
 from bot.wording import the_computer
 from engine.api import MatchSpec, Playable
 from engine.events import Event
@@ -41,6 +42,8 @@ class ChallengeInfo:
     for_anyone: bool = False
     for_role_id: int | None = None
     created_at: float | None = None
+    # Hours per move for the game (bot/timing.py); None: the server's reminder and forfeit.
+    clock_hours: float | None = None
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""
@@ -97,6 +100,10 @@ class MatchInfo:
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
     tournament_id: int | None = None  # a tournament's game
+    # Hours per move (None: the server's settings; bot/timing.py), and its clock as last
+    # read (`GameService.timing`; None until then).
+    clock_hours: float | None = None
+    timing: Timing | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:

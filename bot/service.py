@@ -45,6 +45,17 @@ from bot.store import (
     open_store,
     valid_id,
 )
+from bot.timing import (
+    MAX_CLOCK_HOURS,
+    MIN_CLOCK_HOURS,
+    REMINDER_SHARE,
+    Pause,
+    Timing,
+    budgets,
+    counted,
+    deadline,
+)
+from bot.vacations import Vacations
 from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
@@ -98,6 +109,8 @@ class GameService:
         self.boot = secrets.token_hex(6)
         # Members' languages as this process last stored them: a request writes only a change.
         self._languages: dict[int, str] = {}
+        # Members' vacations, which stop their clocks (bot/vacations.py).
+        self.vacations = Vacations(store, clock)
 
     @classmethod
     async def open(
@@ -169,7 +182,8 @@ class GameService:
 
     async def update_settings(self, guild_id: int, *, is_manager: bool, **changes: Any) -> Settings:
         """Change a server's settings (server managers only). Hours: reminder 1-168,
-        forfeit 0 (off) or 12-720, challenge expiry 1-168; `FLAGS` are on or off."""
+        forfeit 0 (off) or 12-720, challenge expiry 1-168; vacation days a year 0-366;
+        `FLAGS` are on or off."""
         if not is_manager:
             raise Refused(say("Only members who can manage this server can change its settings."))
         current = await self.store.settings(guild_id)
@@ -177,6 +191,11 @@ class GameService:
             "reminder_hours": (1, 168, say("A turn reminder is between 1 and 168 hours.")),
             "forfeit_hours": (12, 720, say("The forfeit time is 0 (off) or 12 to 720 hours.")),
             "challenge_hours": (1, 168, say("A challenge stays open 1 to 168 hours.")),
+            "vacation_days": (
+                0,
+                366,
+                say("Vacation days a year are 0 (no vacations) to 366, in whole days."),
+            ),
         }
         for key, value in changes.items():
             if key in FLAGS:
@@ -190,6 +209,8 @@ class GameService:
             lo, hi, message = limits[key]
             off = key == "forfeit_hours" and value == 0
             if not off and not lo <= value <= hi:
+                raise Refused(message)
+            if key == "vacation_days" and value != int(value):
                 raise Refused(message)
         updated = replace(current, **changes)
         async with self.store.transaction() as tx:
@@ -259,6 +280,7 @@ class GameService:
         computer_id: int | None = None,
         ai_level: str | None = None,
         for_role_id: int | None = None,
+        clock_hours: float | None = None,
     ) -> ChallengeInfo:
         """A challenge to a member; or, when `opponent.id == computer_id` (the bot's own
         account), a game against the computer that starts at once (see `accept`); or, with
@@ -267,10 +289,15 @@ class GameService:
 
         `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
         or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
+        `clock_hours`: the time per move (bot/timing.py); None: the server's forfeit time,
+        fixed now for this game (with no forfeit on the server, the game follows the
+        server's settings).
         """
+        if clock_hours is not None and not MIN_CLOCK_HOURS <= clock_hours <= MAX_CLOCK_HOURS:
+            raise Refused(say("The time per move is 1 hour to 30 days."))
         if opponent is None:
             return await self._open_challenge(
-                guild_id, channel_id, challenger, _with_role(spec, role), for_role_id
+                guild_id, channel_id, challenger, _with_role(spec, role), for_role_id, clock_hours
             )
         if for_role_id is not None:
             raise Refused(
@@ -309,6 +336,7 @@ class GameService:
                 ai_level=(ai_level or "normal") if vs_computer else None,
                 now=now,
                 expires_at=now + settings.challenge_hours * 3600,
+                clock_hours=_clock(clock_hours, settings),
             )
         info = await self.challenge_info(cid)
         return info
@@ -320,6 +348,7 @@ class GameService:
         challenger: Member,
         spec: MatchSpec,
         for_role_id: int | None,
+        clock_hours: float | None = None,
     ) -> ChallengeInfo:
         if await self.store.active_match(channel_id) is not None:
             raise Refused(_BUSY_CHANNEL)
@@ -340,6 +369,7 @@ class GameService:
                 now=now,
                 expires_at=now + settings.challenge_hours * 3600,
                 for_role_id=None if for_role_id == guild_id else for_role_id,  # @everyone: all
+                clock_hours=_clock(clock_hours, settings),
             )
         return await self.challenge_info(cid)
 
@@ -368,6 +398,7 @@ class GameService:
             message_id=row["message_id"],
             for_anyone=bool(row["for_anyone"]),
             for_role_id=row["for_role_id"],
+            clock_hours=row["clock_hours"],
             created_at=row["created_at"],
         )
 
@@ -453,6 +484,7 @@ class GameService:
                 players=(info.challenger.id, opponent.id),
                 spec=info.spec,
                 ai_level=info.ai_level,
+                clock_hours=info.clock_hours,
             )
             if info.opponent is None:
                 await self.store.set_challenge_match(tx, challenge_id, mid)
@@ -470,9 +502,11 @@ class GameService:
         spec: MatchSpec,
         ai_level: str | None = None,
         tournament_id: int | None = None,
+        clock_hours: float | None = None,
     ) -> int:
         """A new match with a fresh seed, and its opening announcements, in `tx`: seat 0 is
-        `players[0]`; with `ai_level`, seat 1 is the computer."""
+        `players[0]`; with `ai_level`, seat 1 is the computer; `clock_hours`: its time per
+        move (None: the server's settings, as tournament games have)."""
         seed = self.seeds()
         match = new_match(spec, seed)
         now = self.clock.now()
@@ -498,6 +532,7 @@ class GameService:
             ai_level=ai_level,
             turn=_turn(None, False, []),
             tournament_id=tournament_id,
+            clock_hours=clock_hours,
         )
         rows, _ = self._position(mid, 0, match, state, ai_seat, events=[], started=True, mover=None)
         await self.store.add_announcements(tx, rows, self.boot, now)
@@ -564,25 +599,6 @@ class GameService:
         rows = await self.store.challenges_of(user_id, guild_id, self.clock.now())
         return [await self._challenge_info(r) for r in rows]
 
-    async def time_left(self, info: MatchInfo) -> float | None:
-        """Seconds left on a game's clock now (0 or less: its time is up and the timer will
-        end it), or None when it has none: waiting for nobody or for the computer, or in a
-        server with forfeits off (outside a tournament). The one place that says when a
-        game's wait ends: today the server's `forfeit_hours` after its last move, and a
-        tournament game's round deadline if that comes first."""
-        seat = info.to_decide
-        if info.status != "active" or seat is None or seat == info.ai_seat:
-            return None
-        ends = []
-        forfeit = (await self.store.settings(info.guild_id)).forfeit_hours
-        if forfeit > 0:
-            ends.append(info.due_since + forfeit * 3600)
-        if info.tournament_id is not None:
-            deadline = await self.store.round_deadline(info.tournament_id)
-            if deadline is not None:
-                ends.append(deadline)
-        return min(ends) - self.clock.now() if ends else None
-
     async def move_match(self, match_id: int, channel_id: int) -> MatchInfo:
         """A game whose channel or thread is gone goes on in `channel_id` (where no game is
         running): its later boards are posted there."""
@@ -621,6 +637,7 @@ class GameService:
             ai_level=level,
             board_message_id=row["board_message_id"],
             turn=row["turn"],
+            clock_hours=row["clock_hours"],
             tournament_id=row["tournament_id"],
         )
 
@@ -983,17 +1000,83 @@ class GameService:
 
     # Time ---------------------------------------------------------------------------------------
 
+    async def timing(self, info: MatchInfo) -> Timing:
+        """The game's clock now (also kept as `info.timing`): its time per move, the time
+        left to the player to move, their vacation stopping it, and each player's vacation
+        under way. Vacations count outside tournaments only (bot/timing.py)."""
+        now = self.clock.now()
+        if info.clock_hours is None:
+            s = await self.store.settings(info.guild_id)
+            plan = budgets(None, s.reminder_hours, s.forfeit_hours)
+        else:
+            plan = budgets(info.clock_hours, 0, 0)
+        away: list[float | None] = [None, None]
+        pauses: dict[int, list[Pause]] = {0: [], 1: []}
+        if info.tournament_id is None and info.status == "active":
+            seats = [s for s in (0, 1) if s != info.ai_seat]
+            rows = await self.store.vacations(
+                info.guild_id, [info.players[s] for s in seats], info.due_since
+            )
+            for r in rows:
+                for seat in seats:
+                    if info.players[seat] != r["user_id"]:
+                        continue
+                    pauses[seat].append((r["starts_at"], r["ends_at"]))
+                    if r["starts_at"] <= now < r["ends_at"]:
+                        away[seat] = r["ends_at"]
+        seat = info.to_decide
+        left = None
+        stopped = False
+        playing = seat is not None and seat != info.ai_seat and info.status == "active"
+        if plan.forfeit is not None and playing and seat is not None:
+            left = plan.forfeit - counted(info.due_since, now, pauses[seat])
+            stopped = away[seat] is not None
+        if info.tournament_id is not None and playing:
+            # A tournament game also ends at its round's deadline, if that comes first.
+            ends = await self.store.round_deadline(info.tournament_id)
+            if ends is not None and (left is None or ends - now < left):
+                left = ends - now
+        info.timing = Timing(now, plan.forfeit, left, stopped, (away[0], away[1]))
+        return info.timing
+
+    async def time_left(self, info: MatchInfo) -> float | None:
+        """Seconds left on a game's clock now (0 or less: its time is up and the timer will
+        end it), or None when it has none: waiting for nobody or for the computer, or with
+        no forfeit on time (outside a tournament). The one place that says when a game's wait
+        ends: its own clock (or the server's forfeit time for a game without one), moved by
+        the vacations of the player to move (bot/timing.py), and a tournament game's round
+        deadline if that comes first."""
+        return (await self.timing(info)).left
+
     async def due(self) -> DueWork:
         """Reminders owed, forfeits to apply (applied here), challenges that expired. Nothing
-        lives in memory: deadlines are computed from stored times on every call, and each
-        piece of work writes what it must announce in its own transaction (the outbox)."""
+        lives in memory: deadlines are computed from stored times on every call (each
+        game's clock, or the server's settings, moved by the vacations of the player to
+        move: bot/timing.py), and each piece of work writes what it must announce in its
+        own transaction (the outbox)."""
         now = self.clock.now()
         work = DueWork()
-        for row in await self.store.due_matches(now):
-            waited = (now - row["due_since"]) / 3600
-            forfeit = row["forfeit_hours"]
+        rows = await self.store.due_matches(now, REMINDER_SHARE)
+        pauses: dict[tuple[int, int], list[Pause]] = {}
+        waiting = [
+            (r["guild_id"], r["player0_id"] if r["to_decide"] == 0 else r["player1_id"])
+            for r in rows
+            if r["tournament_id"] is None
+        ]
+        if waiting:
+            since = min(r["due_since"] for r in rows)
+            for v in await self.store.vacations_of_many(waiting, since):
+                pauses.setdefault((v["guild_id"], v["user_id"]), []).append(
+                    (v["starts_at"], v["ends_at"])
+                )
+        for row in rows:
             seat = row["to_decide"]
-            if forfeit > 0 and waited >= forfeit:
+            user = row["player0_id"] if seat == 0 else row["player1_id"]
+            plan = budgets(None, row["reminder_hours"], row["forfeit_hours"])
+            own = row["tournament_id"] is None
+            stops = pauses.get((row["guild_id"], user), []) if own else []
+            since = row["due_since"]
+            if plan.forfeit is not None and now >= deadline(since, plan.forfeit, stops):
                 info = await self._info(row)
                 try:
                     result = await self._play_seat(
@@ -1003,8 +1086,12 @@ class GameService:
                     continue  # a move arrived meanwhile: the deadline starts again
                 work.forfeits.append(result)
                 continue
-            user = row["player0_id"] if seat == 0 else row["player1_id"]
-            left = forfeit - waited if forfeit > 0 else None
+            if row["reminded"] or plan.reminder is None:
+                continue
+            if now < deadline(since, plan.reminder, stops):
+                continue  # the player's vacation moved the reminder later
+            waited = counted(since, now, stops) / 3600
+            left = (plan.forfeit / 3600 - waited) if plan.forfeit is not None else None
             reminder = Reminder(row["id"], row["channel_id"], user, waited, left)
             # A member who turned reminders off gets none: the turn is marked reminded all
             # the same (so it is not looked at again), and the forfeit still comes.
@@ -1084,6 +1171,7 @@ class GameService:
         info = await self.match(row["match_id"])
         base.match = info
         if kind == "board":
+            latest = info.version == row["version"]
             info.match = load_match(payload["state"])
             info.version = row["version"]
             base.lines = [from_json(e) for e in payload["events"]]  # Phrases, or old text
@@ -1096,12 +1184,16 @@ class GameService:
                 before = await self.store.board_before(row["match_id"], row["id"])
                 if before is not None and before["message_id"] is not None:
                     base.edit_message_id = int(before["message_id"])
+            if latest and info.status == "active":
+                await self.timing(info)  # the clock, on the board of the current position
         elif kind == "hand":
             base.current = (
                 info.status == "active"
                 and info.version == row["version"]
                 and info.to_decide == row["seat"]
             )
+            if base.current:
+                await self.timing(info)
         elif kind == "reminder":
             base.reminder = Reminder(
                 info.id, info.channel_id, payload["user"], payload["waited"], payload["left"]
@@ -1263,6 +1355,14 @@ _CLOSED = {
     "cancelled": say("This challenge is no longer open: it was cancelled."),
     "expired": say("This challenge is no longer open: it was expired."),
 }
+
+
+def _clock(clock_hours: float | None, settings: Settings) -> float | None:
+    """A new challenge's hours per move: as chosen, else the server's forfeit time now (None
+    when the server has none: the game then follows the server's settings)."""
+    if clock_hours is None and settings.forfeit_hours > 0:
+        return settings.forfeit_hours
+    return clock_hours
 
 
 def _result(seat: int, winner: int | None) -> str:

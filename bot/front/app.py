@@ -217,6 +217,8 @@ class Front:
         unseen cards' line if the player chose to see it, and the button that shows or
         hides it. `picture=False`: no file (the message keeps the one it has)."""
         legal = [str(m) for m in info.match.legal_moves()] if info.to_decide == seat else []
+        if info.timing is None and info.status == "active":
+            await self.service.timing(info)  # the time left, shown with the hand
         tail: list[UnseenButton] = []
         content = texts.hand_caption(info, seat, note)
         if not info.is_over:
@@ -509,6 +511,7 @@ class Front:
         """The board as everyone may see it, with its Show my hand button, in the current
         language: `/schotten board`'s private answer, and what its Post in channel posts."""
         png = await asyncio.to_thread(_render_board, info, current())
+        await self.service.timing(info)  # the time left, shown under the turn
         return Answer(
             texts.board_caption(info, []),
             pictures=[Picture(f"board-{info.id}-{info.version}.png", png)],
@@ -573,6 +576,7 @@ class Front:
         role: str | None,
         level: str | None,
         open_to: int | None = None,
+        clock_hours: float | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refused(_("Challenges are made in a server's channel."))
@@ -589,6 +593,7 @@ class Front:
             computer_id=me.id if me else None,
             ai_level=level,
             for_role_id=open_to,
+            clock_hours=clock_hours,
         )
         # The challenge is posted for the channel: in the server's language.
         view = discord.ui.View(timeout=None)
@@ -726,7 +731,14 @@ class Front:
             opponent = self.client.get_user(other) or await self.client.fetch_user(other)
         assert opponent is not None
         spec = MatchSpec(info.spec.variant, info.spec.rounds, info.spec.target, info.spec.revenge)
-        await self.challenge(interaction, opponent, spec, role=None, level=info.ai_level)
+        await self.challenge(
+            interaction,
+            opponent,
+            spec,
+            role=None,
+            level=info.ai_level,
+            clock_hours=info.clock_hours,
+        )
 
     # Time ----------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, notifications, privacy, texts
+from bot.front.clock_commands import CLOCKS, VacationCommands
 from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
@@ -66,6 +67,7 @@ class SchottenCommands(app_commands.Group):
         self.front = front
         self.service = front.service
         self.add_command(TournamentCommands(front))
+        self.add_command(VacationCommands(front))
 
     # Challenges ------------------------------------------------------------------------------
 
@@ -78,8 +80,9 @@ class SchottenCommands(app_commands.Group):
         role="Attacker/defender (Schotten Totten 2) or first/second (Schotten Totten)",
         level="How strong the computer plays, when you challenge me",
         open_to="An open challenge (no opponent) that only members of this role may accept",
+        clock="Time for each move (default: the server's forfeit time)",
     )
-    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
+    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS, clock=CLOCKS)
     @gated
     async def challenge(
         self,
@@ -91,6 +94,7 @@ class SchottenCommands(app_commands.Group):
         role: str | None = None,
         level: str | None = None,
         open_to: discord.Role | None = None,
+        clock: int | None = None,
     ) -> None:
         spec = spec_from_options(game, rounds, points)
         await self.front.challenge(
@@ -100,6 +104,7 @@ class SchottenCommands(app_commands.Group):
             role=role,
             level=level,
             open_to=open_to.id if open_to is not None else None,
+            clock_hours=clock,
         )
 
     async def _my_challenge(self, interaction: discord.Interaction, *, made: bool) -> int:
@@ -380,6 +385,7 @@ class SchottenCommands(app_commands.Group):
         my_turn_dm="Yours, in every server: your hand by DM when it becomes your turn",
         my_pings="Yours, in every server: mentions that notify you in your games' threads",
         my_reminders="Yours, in every server: a reminder when a game waits long for your move",
+        vacation_days="Days of vacation each member may take a year (0: none)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @gated
@@ -395,6 +401,7 @@ class SchottenCommands(app_commands.Group):
         my_turn_dm: bool | None = None,
         my_pings: bool | None = None,
         my_reminders: bool | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
         guild = _guild(interaction)
         await acknowledge(interaction, private=True)
@@ -411,6 +418,7 @@ class SchottenCommands(app_commands.Group):
                 "challenge_hours": challenge_hours,
                 "use_threads": use_threads,
                 "public_analysis": public_analysis,
+                "vacation_days": vacation_days,
             }.items()
             if v is not None
         }
@@ -452,6 +460,16 @@ class SchottenCommands(app_commands.Group):
             _("• who may analyse a finished game: anyone")
             if s.public_analysis
             else _("• who may analyse a finished game: its two players"),
+            _("• vacation: none")
+            if s.vacation_days == 0
+            else fill(
+                ngettext(
+                    "• vacation: up to {count} day a year per member",
+                    "• vacation: up to {count} days a year per member",
+                    s.vacation_days,
+                ),
+                count=s.vacation_days,
+            ),
             spoken,
         ]
         lines += await notifications.your_notifications(self.service, interaction.user.id, mine)

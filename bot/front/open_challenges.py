@@ -9,6 +9,7 @@ from collections.abc import Collection
 
 import discord
 
+from bot.front.clock_words import clock_line
 from bot.open_challenges import role_mention
 from bot.records import ChallengeInfo
 from bot.wording import ACCEPT_BUTTON
@@ -45,6 +46,7 @@ def post(info: ChallengeInfo) -> str:
     seat = seat_line(info)
     if seat:
         lines.append(seat)
+    lines.append(clock_line(info.clock_hours))  # its time per move
     return "\n".join(lines)
 
 

@@ -159,6 +159,7 @@ class CommandsFront(LookbackFront, DeskFront, Protocol):
         role: str | None,
         level: str | None,
         open_to: int | None = None,
+        clock_hours: float | None = None,
     ) -> None: ...
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None: ...

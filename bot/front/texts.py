@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 from babel.lists import format_list
 
+from bot.front import clock_words
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
 from bot.wording import SHOW_HAND_BUTTON
 from engine.api import Playable
@@ -145,7 +146,9 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
     if info.spec.revenge:
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
     events = [f"• {localise(line)}" for line in lines if line]
-    return fit_message(head, events, turn_line(info, by_mention=mentions))
+    # Under the turn: the clock of the player to move, and who is on vacation.
+    tail = [turn_line(info, by_mention=mentions), *clock_words.board_lines(info)]
+    return fit_message(head, events, "\n".join(p for p in tail if p))
 
 
 # Discord's limit on a message's text (discord_loopback/limits.py has its docs page).
@@ -183,6 +186,7 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     # Choose below...", "Waiting for Bob." or how the game ended.
     text = _("Your hand in game #{id} against {opponent} ({channel}). {state}")
     parts = [note, fill(text, id=info.id, opponent=opponent, channel=where, state=state)]
+    parts += clock_words.hand_lines(info, seat)
     return "\n".join(p for p in parts if p)
 
 
@@ -355,7 +359,7 @@ def challenge_text(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
     # <t:{expires}:R> is shown by Discord as "in 10 minutes"; {accept} is the command
     # /schotten accept (a clickable mention).
-    return fill(
+    text = fill(
         _(
             "<@{user}>: {challenge}! Accept or decline below (or {accept})."
             " The challenge expires <t:{expires}:R>."
@@ -365,12 +369,14 @@ def challenge_text(info: ChallengeInfo) -> str:
         expires=int(info.expires_at),
         accept=mention("accept"),
     )
+    return f"{text}\n{clock_words.clock_line(info.clock_hours)}"
 
 
 def computer_game(info: ChallengeInfo) -> str:
-    return fill(
+    text = fill(
         _("{challenge}. The computer is ready: good luck!"), challenge=localise(info.describe())
     )
+    return f"{text}\n{clock_words.clock_line(info.clock_hours)}"
 
 
 def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
@@ -425,24 +431,24 @@ def thread_name(info: ChallengeInfo) -> str:
 
 
 def reminder(r: Reminder) -> str:
-    hours = round(r.waiting_hours)
+    waited = clock_words.duration(r.waiting_hours * 3600)
     if r.forfeit_in_hours is not None:
-        # TRANSLATORS: "h" is hours; {forfeit} is in about how many hours the game is lost.
+        # TRANSLATORS: {waited} and {left} are lengths of time, e.g. "1 day 1 h", "20 min".
         return fill(
             _(
-                "<@{user}>, game #{id} has been waiting for your move for {hours} h."
-                " The game is forfeited on time in about {forfeit} h."
+                "<@{user}>, game #{id} has been waiting for your move for {waited}."
+                " The game is lost on time in {left}."
             ),
             user=r.user_id,
             id=r.match_id,
-            hours=hours,
-            forfeit=max(1, round(r.forfeit_in_hours)),
+            waited=waited,
+            left=clock_words.duration(r.forfeit_in_hours * 3600),
         )
     return fill(
-        _("<@{user}>, game #{id} has been waiting for your move for {hours} h."),
+        _("<@{user}>, game #{id} has been waiting for your move for {waited}."),
         user=r.user_id,
         id=r.match_id,
-        hours=hours,
+        waited=waited,
     )
 
 

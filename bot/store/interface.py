@@ -76,6 +76,8 @@ class Settings:
     public_analysis: bool = True
     # The language of its public posts (en fr de); None: the server's Discord language.
     language: str | None = None
+    # Days of vacation a member may take a year (0: none); see bot/timing.py.
+    vacation_days: int = 21
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,16 +271,19 @@ class Store:
             bool(row["use_threads"]),
             bool(row["public_analysis"]),
             row["language"],
+            self.defaults.vacation_days if row["vacation_days"] is None else row["vacation_days"],
         )
 
     async def put_settings(self, tx: Tx, s: Settings) -> None:
         await tx.execute(
             "INSERT INTO settings (guild_id, reminder_hours, forfeit_hours, challenge_hours,"
-            " use_threads, public_analysis, language) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " use_threads, public_analysis, language, vacation_days)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
             " forfeit_hours = excluded.forfeit_hours,"
             " challenge_hours = excluded.challenge_hours, use_threads = excluded.use_threads,"
-            " public_analysis = excluded.public_analysis, language = excluded.language",
+            " public_analysis = excluded.public_analysis, language = excluded.language,"
+            " vacation_days = excluded.vacation_days",
             (
                 s.guild_id,
                 s.reminder_hours,
@@ -287,6 +292,7 @@ class Store:
                 int(s.use_threads),
                 int(s.public_analysis),
                 s.language,
+                s.vacation_days,
             ),
         )
 
@@ -401,6 +407,7 @@ class Store:
         )
         await tx.execute(f"DELETE FROM rating_history WHERE user_id = ?{here}", (user_id, *scope))
         await tx.execute(f"DELETE FROM ratings WHERE user_id = ?{here}", (user_id, *scope))
+        await tx.execute(f"DELETE FROM vacations WHERE user_id = ?{here}", (user_id, *scope))
         await tx.execute(
             "UPDATE challenges SET status = 'cancelled', closed_at = ? WHERE status = 'open'"
             f" AND (challenger_id = ? OR opponent_id = ?){here}",
@@ -431,13 +438,14 @@ class Store:
         now: float,
         expires_at: float,
         for_role_id: int | None = None,
+        clock_hours: float | None = None,
     ) -> int:
         """A challenge; with no `opponent_id`, an open one that the first member to accept
         takes (only a member of `for_role_id`, if given)."""
         return await tx.insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, spec,"
-            " ai_level, created_at, expires_at, for_anyone, for_role_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " ai_level, created_at, expires_at, for_anyone, for_role_id, clock_hours)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -449,6 +457,7 @@ class Store:
                 expires_at,
                 int(opponent_id is None),
                 for_role_id,
+                clock_hours,
             ),
         )
 
@@ -647,22 +656,25 @@ class Store:
             "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
         )
 
-    async def due_matches(self, now: float) -> list[Row]:
-        """Active matches owed a reminder or past their forfeit time, with their settings.
-        Games against the computer wait for the computer, which never needs reminding."""
+    async def due_matches(self, now: float, reminder_share: float) -> list[Row]:
+        """Active matches whose player to move is owed a reminder or is past their forfeit
+        time, not counting vacations (which only move deadlines later: the service checks
+        each row against them), with each match's `reminder_hours` and `forfeit_hours`:
+        from its own clock (the reminder at `reminder_share` of it), or the server's
+        settings for a match without one. Games against the computer wait for the
+        computer, which never needs reminding."""
         d = self.defaults
-        rem, forf = d.reminder_hours, d.forfeit_hours
         return await self._all(
-            "SELECT m.*, u0.name AS name0, u1.name AS name1,"
-            " COALESCE(s.reminder_hours, ?) AS reminder_hours,"
-            f" COALESCE(s.forfeit_hours, ?) AS forfeit_hours FROM {MATCHES_JOINED}"
-            " LEFT JOIN settings s ON s.guild_id = m.guild_id"
+            "SELECT * FROM (SELECT m.*, u0.name AS name0, u1.name AS name1,"
+            " CASE WHEN m.clock_hours IS NULL THEN COALESCE(s.reminder_hours, ?)"
+            " ELSE m.clock_hours * ? END AS reminder_hours,"
+            " COALESCE(m.clock_hours, s.forfeit_hours, ?) AS forfeit_hours"
+            f" FROM {MATCHES_JOINED} LEFT JOIN settings s ON s.guild_id = m.guild_id"
             " WHERE m.status = 'active' AND m.to_decide IS NOT NULL"
-            " AND (m.ai_seat IS NULL OR m.to_decide != m.ai_seat) AND ("
-            "  (m.reminded = 0 AND m.due_since + COALESCE(s.reminder_hours, ?) * 3600 <= ?)"
-            "  OR (COALESCE(s.forfeit_hours, ?) > 0"
-            "      AND m.due_since + COALESCE(s.forfeit_hours, ?) * 3600 <= ?))",
-            (rem, forf, rem, now, forf, forf, now),
+            " AND (m.ai_seat IS NULL OR m.to_decide != m.ai_seat)) d"
+            " WHERE (d.reminded = 0 AND d.due_since + d.reminder_hours * 3600 <= ?)"
+            " OR (d.forfeit_hours > 0 AND d.due_since + d.forfeit_hours * 3600 <= ?)",
+            (d.reminder_hours, reminder_share, d.forfeit_hours, now, now),
         )
 
     async def computer_turns(self) -> list[Row]:
@@ -849,6 +861,66 @@ class Store:
         if limit < 0:
             return await self._all(sql, (guild_id, user_id, user_id))
         return await self._all(sql + " LIMIT ?", (guild_id, user_id, user_id, limit))
+
+    # Vacations (bot/timing.py) ------------------------------------------------------------------
+
+    async def vacations(
+        self, guild_id: int, user_ids: Sequence[int], ending_after: float
+    ) -> list[Row]:
+        """The vacations of these members on a server that end after `ending_after`, oldest
+        first: (user_id, starts_at, ends_at)."""
+        if not user_ids:
+            return []
+        marks = ",".join("?" * len(user_ids))
+        return await self._all(
+            "SELECT user_id, starts_at, ends_at FROM vacations WHERE guild_id = ?"
+            f" AND user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at",
+            (guild_id, *user_ids, ending_after),
+        )
+
+    async def vacations_of_many(
+        self, members: Sequence[tuple[int, int]], ending_after: float
+    ) -> list[Row]:
+        """The vacations of several (guild_id, user_id) that end after `ending_after`."""
+        if not members:
+            return []
+        users = sorted({u for _, u in members})
+        marks = ",".join("?" * len(users))
+        return await self._all(
+            "SELECT guild_id, user_id, starts_at, ends_at FROM vacations"
+            f" WHERE user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at",
+            (*users, ending_after),
+        )
+
+    async def vacations_in(self, tx: Tx, guild_id: int, user_id: int, since: float) -> list[Row]:
+        """A member's vacations on a server that started at `since` or later, as the
+        transaction sees them (take `lock_vacations` first)."""
+        return await tx.fetchall(
+            "SELECT id, starts_at, ends_at FROM vacations WHERE guild_id = ? AND user_id = ?"
+            " AND (starts_at >= ? OR ends_at > ?) ORDER BY starts_at",
+            (guild_id, user_id, since, since),
+        )
+
+    async def lock_vacations(self, tx: Tx, guild_id: int, user_id: int) -> None:
+        """Keep other writers off this member's vacations until the transaction ends, so two
+        requests cannot both start one."""
+        await tx.lock_keys([f"vacation:{guild_id}:{user_id}"])
+
+    async def add_vacation(
+        self, tx: Tx, guild_id: int, user_id: int, starts_at: float, ends_at: float
+    ) -> int:
+        return await tx.insert(
+            "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at) VALUES (?, ?, ?, ?)",
+            (guild_id, user_id, starts_at, ends_at),
+        )
+
+    async def end_vacation(self, tx: Tx, vacation_id: int, now: float) -> bool:
+        """End a vacation under way now (its end moves to `now`); False if it had ended."""
+        changed = await tx.execute(
+            "UPDATE vacations SET ends_at = ? WHERE id = ? AND starts_at <= ? AND ends_at > ?",
+            (now, vacation_id, now, now),
+        )
+        return changed == 1
 
     # The outbox ---------------------------------------------------------------------------------
 

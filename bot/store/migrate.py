@@ -58,6 +58,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "member_notifications": ("user_id",),
     "member_unseen": ("user_id",),
     "forgotten": ("guild_id", "user_id"),
+    "vacations": ("id",),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

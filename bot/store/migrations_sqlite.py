@@ -340,6 +340,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id)
     );
     """,
+    # A clock per game, and vacations (bot/timing.py). A challenge's hours per move, given
+    # to its match when it is accepted (NULL: the server's reminder and forfeit times, as
+    # for games made before this migration and tournament games); a server's vacation days
+    # a year (NULL: the configured default); each member's vacations on a server, whose end
+    # moves earlier when they end one early: the clocks of their games stop for exactly
+    # these intervals.
+    """
+    ALTER TABLE challenges ADD COLUMN clock_hours REAL;
+    ALTER TABLE matches ADD COLUMN clock_hours REAL;
+    ALTER TABLE settings ADD COLUMN vacation_days INTEGER;
+    CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL                        -- planned, or when ended early
+    );
+    CREATE INDEX vacations_of ON vacations(guild_id, user_id, ends_at);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

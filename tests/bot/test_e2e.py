@@ -321,9 +321,9 @@ async def test_reminders_and_forfeits_reach_the_channel(world):
         reminder = thread.public_history()[-1]
         assert (
             waiting.mention in reminder.content
-            and "waiting for your move for 25 h" in reminder.content
+            and "waiting for your move for 1 day 1 h" in reminder.content
         )
-        assert "forfeited on time in about 47 h" in reminder.content
+        assert "lost on time in 1 day 23 h" in reminder.content
         clock.advance(hours=48)
         await bot.front.handle_due()
         result = await emu.wait_for_message(

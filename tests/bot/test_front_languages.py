@@ -59,6 +59,7 @@ def _all_texts(info: MatchInfo) -> list[str]:
         expires_at=1_900_000_000.0,
         ai_level=None,
         describe=lambda: "Alice challenges Bob to Schotten Totten, Tactics",
+        clock_hours=24.0,
     )
     out = [
         texts.turn_line(info),

@@ -117,8 +117,12 @@ async def test_games_are_ordered_waiting_on_the_member_first_with_their_clocks(s
     ids = [e.info.id for e in everywhere.entries if isinstance(e, GameEntry)]
     assert ids == [waits_on_alice, elsewhere, moved, waits_on_bob, vs_computer]
     assert not_hers not in ids and finished not in ids
+    # A game keeps the clock it started with (the server's forfeit time then: 72 h); one
+    # started while the server has no forfeit on time has none.
     await service.update_settings(OTHER_GUILD, is_manager=True, forfeit_hours=0)
-    assert await service.time_left(await service.match(elsewhere)) is None
+    assert await service.time_left(await service.match(elsewhere)) == 72 * HOUR - 5 * HOUR
+    unclocked = await new_game(service, OTHER_GUILD, 302, ALICE, CAROL)
+    assert await service.time_left(await service.match(unclocked)) is None
     # Past its deadline (before the timer ended it): no time left.
     clock.advance(hours=48)
     assert await service.time_left(await service.match(waits_on_alice)) <= 0

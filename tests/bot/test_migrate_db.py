@@ -45,6 +45,7 @@ async def build_source(path, clock):
         await svc.update_notifications(CAROL.id, pings=False, reminders=False)
         await svc.show_unseen(ALICE.id, True)  # issue 29: her hands show the unseen cards
         await svc.forget_member(CAROL.id, OTHER_GUILD)  # issue 30: she left that server
+        await svc.vacations.start(OTHER_GUILD, CAROL.id, 2)  # a member on vacation
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(

@@ -235,6 +235,11 @@ async def wind_back_to_5(database):
             await tx.run("DROP TABLE forgotten")
             # Members' own notifications.
             await tx.run("DROP TABLE member_notifications")
+            # A clock per game, and vacations.
+            await tx.run("DROP TABLE vacations")
+            await tx.run("ALTER TABLE settings DROP COLUMN vacation_days")
+            await tx.run("ALTER TABLE matches DROP COLUMN clock_hours")
+            await tx.run("ALTER TABLE challenges DROP COLUMN clock_hours")
             # Issue 29: whether a member's hands show the unseen cards.
             await tx.run("DROP TABLE member_unseen")
             # Heartbeats.

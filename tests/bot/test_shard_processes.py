@@ -378,6 +378,11 @@ class Scene:
                 }
                 async with store.transaction() as tx:
                     await store.put_settings(tx, Settings(g.id, **hours))
+                    # The game follows its server's settings (as games from before clocks
+                    # per game do), so that these set its deadlines.
+                    await tx.execute(
+                        "UPDATE matches SET clock_hours = NULL WHERE id = ?", (game_id,)
+                    )
 
         await clocks(forfeit_in=3600)
 

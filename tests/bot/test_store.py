@@ -39,6 +39,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "tournament_players",
             "tournaments",
             "users",
+            "vacations",
         ]
         if store.backend == "sqlite":
             mode = await store._one("PRAGMA journal_mode")
