@@ -398,10 +398,10 @@ class SchottenCommands(app_commands.Group):
         use_threads: bool | None = None,
         public_analysis: bool | None = None,
         language: str | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
         my_turn_dm: bool | None = None,
         my_pings: bool | None = None,
         my_reminders: bool | None = None,
-        vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
         guild = _guild(interaction)
         await acknowledge(interaction, private=True)
