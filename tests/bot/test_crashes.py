@@ -157,7 +157,7 @@ async def test_kills_at_many_instants_around_a_move(harness):
     # board, and after everything.
     h = harness
     outcomes = set()
-    for ms in (0, 5, 10, 20, 40, 70, 100, 120, 140, 170, 250):
+    for ms in (0, 10, 40, 100, 140, 170, 250):
         before = await crash_and_recover(h, kill_after=ms)
         async with reader(h.db) as service:
             outcomes.add((await service.match(h.match_id)).version > before)
@@ -166,5 +166,5 @@ async def test_kills_at_many_instants_around_a_move(harness):
 
 async def test_sigterm_finishes_what_is_under_way(harness):
     h = harness
-    for ms in (0, 5, 10, 20, 50):
+    for ms in (0, 10, 50):
         await crash_and_recover(h, stop_after=ms)
