@@ -36,8 +36,7 @@ async def _run(
     from bot.front.client import SchottenBot
     from bot.store.preflight import DatabaseProblem, check_database
 
-    if config_path is None and DEFAULT_CONFIG.exists():
-        config_path = DEFAULT_CONFIG
+    config_path = _found(config_path)
     config = load_config(config_path)
     if shards is not None or shard_count is not None:  # the command line wins over the file
         config = dataclasses.replace(
@@ -67,10 +66,8 @@ async def _run(
 async def _check(config_path: Path | None) -> int:
     from bot.check import run_check
 
-    if config_path is None and DEFAULT_CONFIG.exists():
-        config_path = DEFAULT_CONFIG
     logging.basicConfig(level=logging.ERROR)  # the report is the output; no discord.py chatter
-    return await run_check(load_config(config_path))
+    return await run_check(_config_here(config_path))
 
 
 def _shard_range(text: str) -> tuple[int, int]:
@@ -97,10 +94,15 @@ async def _migrate_db(source: str, target: str) -> int:
     return 0
 
 
-def _config_here(config_path: Path | None) -> Config:
+def _found(config_path: Path | None) -> Path | None:
+    """The settings file: the one given, else ./config.toml if there is one."""
     if config_path is None and DEFAULT_CONFIG.exists():
-        config_path = DEFAULT_CONFIG
-    return load_config(config_path)
+        return DEFAULT_CONFIG
+    return config_path
+
+
+def _config_here(config_path: Path | None) -> Config:
+    return load_config(_found(config_path))
 
 
 async def _backup(config_path: Path | None, file: Path) -> int:

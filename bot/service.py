@@ -1304,7 +1304,7 @@ class GameService:
     async def end_beats(self) -> None:
         now = self.clock.now()
         async with self.store.transaction() as tx:
-            await self.store.end_process(tx, self.boot, now, now - 86_400)
+            await self.store.end_process(tx, self.boot, now - 86_400)
 
     # Standings and history ----------------------------------------------------------------------
 

@@ -123,8 +123,7 @@ class Front:
 
         async def idle() -> None:
             await self._idle.wait()
-            while self._later:
-                await asyncio.wait(set(self._later))
+            await self.writes_done()
 
         try:
             await asyncio.wait_for(idle(), timeout)

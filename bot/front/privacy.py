@@ -2,9 +2,9 @@
 
 A member asks for themselves (everything, in every server); a server manager may do the same
 in their server for a member who has left it. The answer says what is kept and why, and
-carries a button that asks once more before anything is deleted (`DeleteButton`, then
-`ConfirmButton`). Both buttons name their member and scope in their `custom_id`, so they
-work after a restart, and only the member (or a manager of that server) may press them.
+carries a button that asks once more before anything is deleted (`PrivacyButton`, its two
+steps). It names its member and scope in its `custom_id`, so it works after a restart, and
+only the member (or a manager of that server) may press it.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ async def _check_left(interaction: discord.Interaction, member: discord.User) ->
 
 def _view(user_id: int, guild_id: int, label: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(DeleteButton(user_id, guild_id, label))
+    view.add_item(PrivacyButton("v", user_id, guild_id, label))
     return view
 
 
@@ -162,67 +162,40 @@ def _may(interaction: discord.Interaction, user_id: int, guild_id: int) -> None:
     raise Refused(say("This button is not yours to press."))
 
 
-class DeleteButton(
+class PrivacyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sch:pv:(?P<user>[0-9]+):(?P<guild>[0-9]+)",
+    template=r"sch:p(?P<step>[vx]):(?P<user>[0-9]+):(?P<guild>[0-9]+)",
 ):
-    """Asks once more before deleting."""
+    """The deletion's two clicks: `v` asks once more, `x` deletes."""
 
-    def __init__(self, user_id: int, guild_id: int, label: str | None = None) -> None:
-        self.user_id, self.guild_id = user_id, guild_id
+    def __init__(self, step: str, user_id: int, guild_id: int, label: str = "") -> None:
+        self.step, self.user_id, self.guild_id = step, user_id, guild_id
         super().__init__(
             discord.ui.Button(
-                label=label or _("Delete my data…"),
+                label=label or (_("Delete my data…") if step == "v" else _("Yes, delete")),
                 style=discord.ButtonStyle.danger,
-                custom_id=f"sch:pv:{user_id}:{guild_id}",
+                custom_id=f"sch:p{step}:{user_id}:{guild_id}",
             )
         )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DeleteButton:
-        return cls(int(match["user"]), int(match["guild"]))
+    ) -> PrivacyButton:
+        return cls(match["step"], int(match["user"]), int(match["guild"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def ask(front: Any) -> None:
-            _may(interaction, self.user_id, self.guild_id)
-            view = discord.ui.View(timeout=None)
-            view.add_item(ConfirmButton(self.user_id, self.guild_id))
-            await interaction.response.send_message(
-                _("This cannot be undone. Delete now?"), view=view, ephemeral=True
-            )
-
-        await on_click(interaction, self.custom_id, ask)
-
-
-class ConfirmButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sch:px:(?P<user>[0-9]+):(?P<guild>[0-9]+)",
-):
-    """Deletes."""
-
-    def __init__(self, user_id: int, guild_id: int) -> None:
-        self.user_id, self.guild_id = user_id, guild_id
-        super().__init__(
-            discord.ui.Button(
-                label=_("Yes, delete"),
-                style=discord.ButtonStyle.danger,
-                custom_id=f"sch:px:{user_id}:{guild_id}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ConfirmButton:
-        return cls(int(match["user"]), int(match["guild"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def delete(front: Any) -> None:
+        async def click(front: Any) -> None:
             _may(interaction, self.user_id, self.guild_id)
             if not valid_id(self.user_id):
                 raise Refused(say("This button is not yours to press."))
+            if self.step == "v":
+                view = discord.ui.View(timeout=None)
+                view.add_item(PrivacyButton("x", self.user_id, self.guild_id))
+                await interaction.response.send_message(
+                    _("This cannot be undone. Delete now?"), view=view, ephemeral=True
+                )
+                return
             await interaction.response.defer()
             await front.writes_done()
             await front.service.forget_member(self.user_id, self.guild_id)
@@ -233,14 +206,12 @@ class ConfirmButton(
             )
             await interaction.edit_original_response(content=done, view=None)
 
-        await on_click(interaction, self.custom_id, delete)
+        await on_click(interaction, self.custom_id, click)
 
 
-PRIVACY_CONTROLS = (DeleteButton, ConfirmButton)
+PRIVACY_CONTROLS = (PrivacyButton,)
 
 
 def understood(custom_id: str) -> bool:
-    return any(
-        c.__discord_ui_compiled_template__.fullmatch(custom_id) is not None  # type: ignore[attr-defined]
-        for c in PRIVACY_CONTROLS
-    )
+    """Whether a privacy button reads this custom_id."""
+    return PrivacyButton.__discord_ui_compiled_template__.fullmatch(custom_id) is not None

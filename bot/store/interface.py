@@ -702,14 +702,13 @@ class Store:
 
     async def beat(self, tx: Tx, boot: str, now: float) -> None:
         """This process is alive (its row is made on the first beat)."""
-        changed = await tx.execute("UPDATE processes SET beat_at = ? WHERE boot = ?", (now, boot))
-        if not changed:
-            await tx.execute(
-                "INSERT INTO processes (boot, started_at, beat_at) VALUES (?, ?, ?)",
-                (boot, now, now),
-            )
+        await tx.execute(
+            "INSERT INTO processes (boot, started_at, beat_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (boot) DO UPDATE SET beat_at = excluded.beat_at",
+            (boot, now, now),
+        )
 
-    async def end_process(self, tx: Tx, boot: str, now: float, forget: float) -> None:
+    async def end_process(self, tx: Tx, boot: str, forget: float) -> None:
         """A clean stop: this process's row goes, and so do rows of processes dead since
         before `forget` (their leases have long run out)."""
         await tx.execute("DELETE FROM processes WHERE boot = ? OR beat_at < ?", (boot, forget))

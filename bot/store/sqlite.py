@@ -148,25 +148,20 @@ class SqliteStore(Store):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         with metrics.database("write"):
-            async with self._transaction() as tx:
-                yield tx
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
-        async with self._lock:
-            conn = self._writer
-            if conn.in_transaction:
-                raise RuntimeError("nested transaction")
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield SqliteTx(conn)
-            except BaseException:
+            async with self._lock:
+                conn = self._writer
                 if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
-                raise
-            else:
-                if conn.in_transaction:
-                    await conn.execute("COMMIT")
+                    raise RuntimeError("nested transaction")
+                await conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield SqliteTx(conn)
+                except BaseException:
+                    if conn.in_transaction:
+                        await conn.execute("ROLLBACK")
+                    raise
+                else:
+                    if conn.in_transaction:
+                        await conn.execute("COMMIT")
 
     # Reads run and finish in one call on the reader's thread. Statements left open between
     # awaits would keep the connection's read snapshot alive while other coroutines read,

@@ -601,13 +601,14 @@ async def test_a_killed_shard_process_loses_and_doubles_nothing(pg_url, tmp_path
             await settled(service, LEASE + 60, alive=alive, log=scene.log_tails)
             # Taken over in seconds: each board pending at the kill was done (posted, or
             # skipped as a turn's held step) within TAKEOVER of it.
+            pending_then = {b["id"] for b in boards}
             late = [
                 (r["id"], round(r["done_at"] - killed_wall, 1))
                 for r in await service.store._all(
                     "SELECT id, done_at FROM outbox WHERE kind = 'board' AND done_at > ?",
                     (killed_wall + TAKEOVER,),
                 )
-                if r["id"] in {b["id"] for b in boards}
+                if r["id"] in pending_then
             ]
             assert boards and not late, (len(boards), late)
             for game_id in [g.id for g in run.games] + idle:
