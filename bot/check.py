@@ -144,7 +144,8 @@ async def _report(client: discord.Client, config: Config, write: Callable[[str],
                 " the bot syncs them when its shard 0 starts"
             )
         else:
-            write(f"{label}: in sync with this code ({len(expected)} command group)")
+            names = ", ".join(f"/{c['name']}" for c in expected)
+            write(f"{label}: in sync with this code ({names})")
     guilds = await _all_guilds(client)
     write(f"Servers: {len(guilds)}")
     for guild in guilds:

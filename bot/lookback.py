@@ -81,7 +81,7 @@ async def analysed_seat(
     """The seat whose moves an analysis looks at, and whether it may be shown to everyone.
 
     The two players may always analyse their game; anyone else only where the server allows
-    it (`/schotten settings public_analysis`), and then the answer is public too. By default
+    it (`/schotten-admin settings public_analysis`), and then the answer is public too. By default
     the asker's own seat, else the member named, else the seat that lost (a draw: seat 0).
     """
     info = game.info
@@ -93,7 +93,7 @@ async def analysed_seat(
             say(
                 "On this server only the two players ({a} and {b}) can analyse their games; a"
                 " server manager can open analyses to everyone with {settings}.",
-                settings=command("settings", public_analysis="True"),
+                settings=command("/schotten-admin settings", public_analysis="True"),
                 a=a,
                 b=b,
             )

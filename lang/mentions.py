@@ -22,7 +22,7 @@ from engine.phrases import Phrase, Value
 
 # The context that marks a phrase naming a command (its msgid is the plain text).
 COMMAND = "slash command"
-# The bot's one top-level command.
+# The bot's top-level command for members (managers have /schotten-admin too).
 TOP = "schotten"
 
 # Qualified command name ("schotten tournament start") -> its mention, or None if unknown.
@@ -32,8 +32,10 @@ _mentions: list[Mentions] = []
 
 def command(path: str, /, **options: Value) -> Phrase:
     """`/schotten <path>` named in a sentence, with `options` (name: value shown) if any:
-    `command("move")`, `command("history", game_id="N")`."""
-    words = [f"/{TOP}", *path.split()] + [f"{name}:{value}" for name, value in options.items()]
+    `command("move")`, `command("history", game_id="N")`; a path that starts with "/" names
+    another top-level command: `command("/schotten-admin settings")`."""
+    top = [] if path.startswith("/") else [f"/{TOP}"]
+    words = [*top, *path.split()] + [f"{name}:{value}" for name, value in options.items()]
     return Phrase(f"`{' '.join(words)}`", None, COMMAND)
 
 

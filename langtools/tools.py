@@ -52,6 +52,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     # The slash commands' answers, looking back at games and tournaments.
     "features": (
         "bot/front/commands.py",
+        "bot/front/admin_commands.py",
         "bot/front/match_options.py",
         "bot/front/lookback.py",
         "bot/front/tournaments.py",

@@ -17,6 +17,7 @@ from bot import metrics
 from bot.clock import Clock
 from bot.config import Config
 from bot.errors import Refused
+from bot.front.admin_commands import AdminCommands
 from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
@@ -141,6 +142,7 @@ class SchottenBot(discord.AutoShardedClient):
         # The commands' names and descriptions in French and German clients' languages.
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(SchottenCommands(self.front))
+        self.tree.add_command(AdminCommands(self.front))
         # One process syncs the commands: the one with shard 0 (or every shard). Either
         # way the commands' ids come back, to name them in messages as mentions.
         use_mentions(self.mentions)

@@ -7,22 +7,15 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.errors import Refused
 from bot.front.ports import CommandsFront
-from bot.front.replies import acknowledge
+from bot.front.replies import acknowledge, guild_of
 from bot.timing import CLOCK_CHOICES
 from bot.vacations import VacationStatus
-from lang import _, fill, mention, ngettext, say
+from lang import _, fill, mention, ngettext
 
 # The challenge's `clock` option: hours per move.
 _CLOCK_NAMES = {1: "1 hour", 12: "12 hours", 24: "1 day", 72: "3 days", 168: "7 days"}
 CLOCKS = [app_commands.Choice(name=_CLOCK_NAMES[h], value=h) for h in CLOCK_CHOICES]
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise Refused(say("Use this command in a server."))
-    return interaction.guild_id
 
 
 def days_left(status: VacationStatus) -> str:
@@ -51,7 +44,7 @@ class VacationCommands(app_commands.Group):
         self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 366]
     ) -> None:
         async with self.front.working():
-            guild = _guild(interaction)
+            guild = guild_of(interaction)
             await acknowledge(interaction, private=True)
             status = await self.front.service.vacations.start(guild, interaction.user.id, days)
             assert status.until is not None
@@ -71,7 +64,7 @@ class VacationCommands(app_commands.Group):
     @app_commands.command(description="End your vacation now: your clocks run again")
     async def end(self, interaction: discord.Interaction) -> None:
         async with self.front.working():
-            guild = _guild(interaction)
+            guild = guild_of(interaction)
             await acknowledge(interaction, private=True)
             status = await self.front.service.vacations.end(guild, interaction.user.id)
             head = _("Welcome back: the clocks of your games run again from now.")
@@ -80,7 +73,7 @@ class VacationCommands(app_commands.Group):
     @app_commands.command(description="Your vacation, and the days you have left this year")
     async def status(self, interaction: discord.Interaction) -> None:
         async with self.front.working():
-            guild = _guild(interaction)
+            guild = guild_of(interaction)
             await acknowledge(interaction, private=True)
             status = await self.front.service.vacations.status(guild, interaction.user.id)
             if status.until is not None:

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.front.admin_commands import AdminCommands
 from bot.front.commands import SchottenCommands
 from bot.front.translator import MEANING, context_of
 
@@ -43,6 +44,7 @@ def command_tree(client: discord.Client) -> app_commands.CommandTree[discord.Cli
     """The bot's command tree, its callbacks never to be called."""
     tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
     tree.add_command(SchottenCommands(_Blueprint()))  # type: ignore[arg-type]
+    tree.add_command(AdminCommands(_Blueprint()))  # type: ignore[arg-type]
     return tree
 
 

@@ -18,11 +18,12 @@ import lang
 from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, notifications, privacy, texts
+from bot.front.admin_commands import managers_change_them, settings_lines
 from bot.front.clock_commands import CLOCKS, VacationCommands
 from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
 from bot.front.ports import CommandsFront
-from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, is_manager
+from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, guild_of
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentCommands
@@ -30,7 +31,7 @@ from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
 from engine.api import GAME_NAMES, VARIANTS
-from lang import NAMES, Phrase, _, fill, localise, mention, ngettext, pgettext, say, speaking
+from lang import Phrase, _, fill, localise, mention, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 
@@ -40,16 +41,11 @@ LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard
 ANALYSIS_LEVELS = [app_commands.Choice(name=n, value=n) for n in ("normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
-    app_commands.Choice(name="Deutsch", value="de"),
-    app_commands.Choice(name="server default", value="auto"),
-]
 
 
 def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """Run a command as a request the front counts (and refuses while shutting down)."""
+    """Run a command as a request the front counts (and refuses while shutting down).
+    discord.py resolves the options' annotations in the wrapper's module: this one."""
 
     @functools.wraps(func)
     async def wrapper(
@@ -233,14 +229,9 @@ class SchottenCommands(app_commands.Group):
         await self.front.confirm_resign(interaction, info)
 
     @app_commands.command(description="What I keep about you, and deleting it on request")
-    @app_commands.describe(
-        member="Server managers: a member who has left the server (else: you)",
-    )
     @gated
-    async def privacy(
-        self, interaction: discord.Interaction, member: discord.User | None = None
-    ) -> None:
-        await privacy.privacy(self.front, interaction, member)
+    async def privacy(self, interaction: discord.Interaction) -> None:
+        await privacy.privacy(self.front, interaction)
 
     @app_commands.command(description="Your games under way and open challenges, privately")
     @gated
@@ -258,7 +249,7 @@ class SchottenCommands(app_commands.Group):
         game: str = "st1",
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         await acknowledge(interaction)
         board = await self.service.leaderboard(guild, game, page)
         with speaking(await self.front.server_language(guild)):  # a public post
@@ -308,7 +299,7 @@ class SchottenCommands(app_commands.Group):
         against: discord.Member | None = None,
     ) -> None:
         who = member or interaction.user
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         await acknowledge(interaction, private=True)  # a personal look-up: shared by a button
         other = against.id if against is not None else 0
         answer = await stats_answer(self.front, guild, who.id, other, who.display_name)
@@ -361,7 +352,7 @@ class SchottenCommands(app_commands.Group):
             await send_private(interaction, answer, "hx", game_id)
             return
         who = member or interaction.user
-        answer = await history_answer(self.front, _guild(interaction), who.id, who.display_name)
+        answer = await history_answer(self.front, guild_of(interaction), who.id, who.display_name)
         await send_private(interaction, answer, "hi", who.id)
 
     @app_commands.command(description="The rules, in short")
@@ -372,106 +363,27 @@ class SchottenCommands(app_commands.Group):
         embed = discord.Embed(title=title, description=body, colour=discord.Colour.dark_green())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(
-        description="Server settings (reminders, forfeits, threads...) and your own notifications"
-    )
+    @app_commands.command(description="Your notifications, and this server's settings")
     @app_commands.describe(
-        reminder_hours="Remind a player who keeps a game waiting this many hours (1-168)",
-        forfeit_hours="Forfeit on time after this many hours (12-720); 0 turns it off",
-        challenge_hours="How long a challenge stays open (1-168 hours)",
-        use_threads="Open a thread for each game when I am allowed to",
-        public_analysis="Anyone may analyse finished games (off: only their two players)",
-        language="The language of my public posts here (server default: the server's own)",
         my_turn_dm="Yours, in every server: your hand by DM when it becomes your turn",
         my_pings="Yours, in every server: mentions that notify you in your games' threads",
         my_reminders="Yours, in every server: a reminder when a game waits long for your move",
-        vacation_days="Days of vacation each member may take a year (0: none)",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
     @gated
     async def settings(
         self,
         interaction: discord.Interaction,
-        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
-        forfeit_hours: app_commands.Range[float, 0, 720] | None = None,
-        challenge_hours: app_commands.Range[float, 1, 168] | None = None,
-        use_threads: bool | None = None,
-        public_analysis: bool | None = None,
-        language: str | None = None,
-        vacation_days: app_commands.Range[int, 0, 366] | None = None,
         my_turn_dm: bool | None = None,
         my_pings: bool | None = None,
         my_reminders: bool | None = None,
     ) -> None:
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         await acknowledge(interaction, private=True)
-        # The member's own notifications: any member changes theirs (after the server's,
-        # which only managers may change: a refusal there changes nothing).
         mine = notifications.changes_of(
             my_turn_dm=my_turn_dm, my_pings=my_pings, my_reminders=my_reminders
         )
-        changes: dict[str, Any] = {
-            k: v
-            for k, v in {
-                "reminder_hours": reminder_hours,
-                "forfeit_hours": forfeit_hours,
-                "challenge_hours": challenge_hours,
-                "use_threads": use_threads,
-                "public_analysis": public_analysis,
-                "vacation_days": vacation_days,
-            }.items()
-            if v is not None
-        }
-        if language is not None:  # "auto": follow the server's Discord language
-            changes["language"] = None if language == "auto" else language
-        manager = is_manager(interaction)
-        if changes:
-            s = await self.service.update_settings(guild, is_manager=manager, **changes)
-            head = _("Settings updated.")
-        elif manager:
-            s = await self.service.settings(guild)
-            head = _("Settings of this server")
-        else:
-            s = await self.service.settings(guild)
-            head = _("Settings of this server (managers can change them)")
-        if s.language is None:
-            # TRANSLATORS: {language} is the name of a language in its own words (Français).
-            spoken = fill(
-                _("• language of my posts: the server's ({language})"),
-                language=NAMES[await self.front.server_language(guild)],
-            )
-        else:
-            spoken = fill(
-                _("• language of my posts: {language}"), language=NAMES.get(s.language, s.language)
-            )
-        hours = {
-            "reminder": f"{s.reminder_hours:g}",
-            "forfeit": f"{s.forfeit_hours:g}",
-            "challenge": f"{s.challenge_hours:g}",
-        }
-        lines = [
-            head,
-            fill(_("• turn reminder after {hours} h"), hours=hours["reminder"]),
-            _("• forfeit on time: off")
-            if s.forfeit_hours == 0
-            else fill(_("• forfeit on time: after {hours} h"), hours=hours["forfeit"]),
-            fill(_("• challenges stay open {hours} h"), hours=hours["challenge"]),
-            _("• a thread per game: yes") if s.use_threads else _("• a thread per game: no"),
-            _("• who may analyse a finished game: anyone")
-            if s.public_analysis
-            else _("• who may analyse a finished game: its two players"),
-            _("• vacation: none")
-            if s.vacation_days == 0
-            else fill(
-                ngettext(
-                    "• vacation: up to {count} day a year per member",
-                    "• vacation: up to {count} days a year per member",
-                    s.vacation_days,
-                ),
-                count=s.vacation_days,
-            ),
-            spoken,
-        ]
+        s = await self.service.settings(guild)
+        lines = [managers_change_them(), *await settings_lines(self.front, s, guild)]
         lines += await notifications.your_notifications(self.service, interaction.user.id, mine)
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
@@ -502,7 +414,7 @@ async def _share_stats(
 ) -> Answer:
     user_id, against = [*args, 0, 0][:2]
     return await stats_answer(
-        front, _guild(interaction), user_id, against, _name(interaction, user_id)
+        front, guild_of(interaction), user_id, against, _name(interaction, user_id)
     )
 
 
@@ -528,7 +440,7 @@ async def history_answer(front: CommandsFront, guild: int, user_id: int, name: s
 async def _share_history(
     front: CommandsFront, interaction: discord.Interaction, args: list[int]
 ) -> Answer:
-    guild = _guild(interaction)
+    guild = guild_of(interaction)
     name = _name(interaction, args[0])
     if not name:
         name = (await front.service.stats(guild, args[0])).name
@@ -566,12 +478,6 @@ def _name(interaction: discord.Interaction, user_id: int) -> str:
     guild = interaction.guild
     member = guild.get_member(user_id) if guild is not None else None
     return member.display_name if member is not None else ""
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise Refused(say("Use this command in a server."))
-    return interaction.guild_id
 
 
 def _when(t: float) -> str:

@@ -1,10 +1,10 @@
 """`/schotten privacy`: what the bot keeps about a member, and deleting it on request.
 
 A member asks for themselves (everything, in every server); a server manager may do the same
-in their server for a member who has left it. The answer says what is kept and why, and
-carries a button that asks once more before anything is deleted (`PrivacyButton`, its two
-steps). It names its member and scope in its `custom_id`, so it works after a restart, and
-only the member (or a manager of that server) may press it.
+in their server for a member who has left it (`/schotten-admin privacy`). The answer says
+what is kept and why, and carries a button that asks once more before anything is deleted
+(`PrivacyButton`, its two steps). It names its member and scope in its `custom_id`, so it
+works after a restart, and only the member (or a manager of that server) may press it.
 """
 
 from __future__ import annotations
@@ -87,20 +87,24 @@ def what_deleting_does() -> str:
     )
 
 
-async def privacy(
-    front: PrivacyFront, interaction: discord.Interaction, member: discord.User | None
-) -> None:
-    """The answer to `/schotten privacy [member]`, privately."""
+async def privacy(front: PrivacyFront, interaction: discord.Interaction) -> None:
+    """The answer to `/schotten privacy`: what the bot keeps about the member, privately."""
     await acknowledge(interaction, private=True)
     user = interaction.user
+    data = await front.service.member_data(user.id, interaction.guild_id or 0)
+    head = _("**What I keep about you**")
+    text = "\n".join([head, *kept_lines(data, everywhere=True), "", what_deleting_does()])
+    view = _view(user.id, 0, _("Delete my data…"))
+    await interaction.followup.send(text, view=view, ephemeral=True)
+
+
+async def departed(
+    front: PrivacyFront, interaction: discord.Interaction, member: discord.User
+) -> None:
+    """The answer to `/schotten-admin privacy member`: what the bot keeps in this server
+    about a member who has left it, privately to the manager who asked."""
+    await acknowledge(interaction, private=True)
     guild_id = interaction.guild_id or 0
-    if member is None or member.id == user.id:
-        data = await front.service.member_data(user.id, guild_id)
-        head = _("**What I keep about you**")
-        text = "\n".join([head, *kept_lines(data, everywhere=True), "", what_deleting_does()])
-        view = _view(user.id, 0, _("Delete my data…"))
-        await interaction.followup.send(text, view=view, ephemeral=True)
-        return
     if not guild_id or not is_manager(interaction):
         raise Refused(
             say(

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 
 from bot import metrics
-from bot.errors import ServiceError
+from bot.errors import Refused, ServiceError
 from bot.records import Member
 from engine.errors import GameError
 from lang import N_, _, message_of
+from lang import say as phrase
 
 log = logging.getLogger("schotten.bot")
 MISSING: Any = discord.utils.MISSING
@@ -114,6 +115,13 @@ async def report(interaction: discord.Interaction, error: BaseException, *, wher
 def member_of(user: discord.abc.User) -> Member:
     """A Discord user as the service knows them."""
     return Member(user.id, user.display_name, user.bot)
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server a command was used in; refused in DMs."""
+    if interaction.guild_id is None:
+        raise Refused(phrase("Use this command in a server."))
+    return interaction.guild_id
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

@@ -121,7 +121,7 @@ def _sign_up(status: str) -> str:
         return fill(
             _("Press **{join}** to play; the creator or a manager starts it with {start}."),
             join=localise(JOIN_BUTTON),
-            start=mention("tournament start"),
+            start=mention("/schotten-admin tournament start"),
         )
     if status == "running":
         return _("Sign-up is closed: the tournament is running.")
@@ -195,33 +195,6 @@ class TournamentCommands(app_commands.Group):
     async def _pick(self, interaction: discord.Interaction, name: str | None) -> TournamentInfo:
         return await self.front.tournaments.find(_guild(interaction), name)
 
-    @app_commands.command(description="Create a tournament (server managers)")
-    @app_commands.describe(
-        name="Its name, e.g. Friday Swiss",
-        game="Which game and variant every game is played in",
-        format="Swiss (a few rounds, no rematch) or round robin (everyone meets everyone)",
-        rounds="Swiss: how many rounds (default: enough to find a winner)",
-        round_hours="How long each round lasts before unplayed games are forfeited",
-        rounds_of_match="Schotten Totten: rounds in each match; Schotten Totten 2: 2 = revenge",
-    )
-    @app_commands.choices(game=GAMES, format=FORMAT_CHOICES)
-    # The tournament's rounds: French "rondes", not the "manches" of a match (`rounds_of_match`).
-    @app_commands.rename(rounds=locale_str("rounds", meaning="tournament"))
-    async def create(
-        self,
-        interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 50],
-        game: str = "classic",
-        format: str = "swiss",
-        rounds: app_commands.Range[int, 1, 15] | None = None,
-        round_hours: app_commands.Range[float, 12, 720] | None = None,
-        rounds_of_match: app_commands.Range[int, 1, 15] = 1,
-    ) -> None:
-        async with self.front.working():
-            await self.front.desk.create(
-                interaction, name, _spec(game, rounds_of_match), format, rounds, round_hours
-            )
-
     @app_commands.command(description="Join a tournament before it starts")
     @app_commands.describe(tournament="Which one (the only one open, if left out)")
     async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
@@ -250,32 +223,6 @@ class TournamentCommands(app_commands.Group):
                 ephemeral=True,
             )
             await self.front.desk.refresh(t)
-
-    @app_commands.command(description="Close sign-up and pair round 1 (creator or managers)")
-    @app_commands.describe(tournament="Which one (the only one open, if left out)")
-    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
-        async with self.front.working():
-            await acknowledge(interaction)
-            t = await self._pick(interaction, tournament)
-            t = await self.front.tournaments.start(
-                t.id, interaction.user.id, is_manager=is_manager(interaction)
-            )
-            with speaking(await self.front.server_language(t.guild_id)):  # a public post
-                # TRANSLATORS: {players} is "5 players", {rounds} "3 rounds" (of the
-                # tournament), {hours} a number of hours.
-                text = fill(
-                    _(
-                        "**{name}** has started: {players}, {rounds} of {hours} h."
-                        " Round 1's games are opening now."
-                    ),
-                    name=t.name,
-                    players=player_count(len(t.entrants)),
-                    rounds=tournament_rounds(t.rounds),
-                    hours=f"{t.round_hours:g}",
-                )
-            await interaction.followup.send(text, allowed_mentions=QUIET)
-            await self.front.desk.refresh(t)
-            await self.front.desk.tick()
 
     @app_commands.command(description="A tournament's standings, as a table")
     @app_commands.describe(tournament="Which one (the only live one, if left out)", page="Page")
@@ -325,6 +272,90 @@ class TournamentCommands(app_commands.Group):
                 )
             await interaction.followup.send("\n".join([head, *lines]), allowed_mentions=QUIET)
 
+    @app_commands.command(name="list", description="Tournaments open or running here")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        async with self.front.working():
+            guild = _guild(interaction)
+            await acknowledge(interaction, private=True)
+            live = await self.front.tournaments.live(guild)
+            lines = [_live_line(t) for t in live] or [
+                _("No tournament is open or running; a manager can create one.")
+            ]
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    @join.autocomplete("tournament")
+    @leave.autocomplete("tournament")
+    @standings.autocomplete("tournament")
+    @pairings.autocomplete("tournament")
+    async def _names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await live_names(self.front, interaction, current)
+
+
+class AdminTournamentCommands(app_commands.Group):
+    """`/schotten-admin tournament`: what only managers do with tournaments."""
+
+    def __init__(self, front: DeskFront) -> None:
+        super().__init__(name="tournament", description="Create, start and cancel tournaments")
+        self.front = front
+
+    async def _pick(self, interaction: discord.Interaction, name: str | None) -> TournamentInfo:
+        return await self.front.tournaments.find(_guild(interaction), name)
+
+    @app_commands.command(description="Create a tournament (server managers)")
+    @app_commands.describe(
+        name="Its name, e.g. Friday Swiss",
+        game="Which game and variant every game is played in",
+        format="Swiss (a few rounds, no rematch) or round robin (everyone meets everyone)",
+        rounds="Swiss: how many rounds (default: enough to find a winner)",
+        round_hours="How long each round lasts before unplayed games are forfeited",
+        rounds_of_match="Schotten Totten: rounds in each match; Schotten Totten 2: 2 = revenge",
+    )
+    @app_commands.choices(game=GAMES, format=FORMAT_CHOICES)
+    # The tournament's rounds: French "rondes", not the "manches" of a match (`rounds_of_match`).
+    @app_commands.rename(rounds=locale_str("rounds", meaning="tournament"))
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 50],
+        game: str = "classic",
+        format: str = "swiss",
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        round_hours: app_commands.Range[float, 12, 720] | None = None,
+        rounds_of_match: app_commands.Range[int, 1, 15] = 1,
+    ) -> None:
+        async with self.front.working():
+            await self.front.desk.create(
+                interaction, name, _spec(game, rounds_of_match), format, rounds, round_hours
+            )
+
+    @app_commands.command(description="Close sign-up and pair round 1 (creator or managers)")
+    @app_commands.describe(tournament="Which one (the only one open, if left out)")
+    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with self.front.working():
+            await acknowledge(interaction)
+            t = await self._pick(interaction, tournament)
+            t = await self.front.tournaments.start(
+                t.id, interaction.user.id, is_manager=is_manager(interaction)
+            )
+            with speaking(await self.front.server_language(t.guild_id)):  # a public post
+                # TRANSLATORS: {players} is "5 players", {rounds} "3 rounds" (of the
+                # tournament), {hours} a number of hours.
+                text = fill(
+                    _(
+                        "**{name}** has started: {players}, {rounds} of {hours} h."
+                        " Round 1's games are opening now."
+                    ),
+                    name=t.name,
+                    players=player_count(len(t.entrants)),
+                    rounds=tournament_rounds(t.rounds),
+                    hours=f"{t.round_hours:g}",
+                )
+            await interaction.followup.send(text, allowed_mentions=QUIET)
+            await self.front.desk.refresh(t)
+            await self.front.desk.tick()
+
     @app_commands.command(description="Cancel a tournament (creator or managers)")
     @app_commands.describe(tournament="Which one (the only live one, if left out)")
     async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
@@ -345,37 +376,28 @@ class TournamentCommands(app_commands.Group):
                 )
             await interaction.followup.send(text)
 
-    @app_commands.command(name="list", description="Tournaments open or running here")
-    async def list_(self, interaction: discord.Interaction) -> None:
-        async with self.front.working():
-            guild = _guild(interaction)
-            await acknowledge(interaction, private=True)
-            live = await self.front.tournaments.live(guild)
-            lines = [_live_line(t) for t in live] or [
-                _("No tournament is open or running; a manager can create one.")
-            ]
-            await interaction.followup.send("\n".join(lines), ephemeral=True)
-
-    @join.autocomplete("tournament")
-    @leave.autocomplete("tournament")
     @start.autocomplete("tournament")
-    @standings.autocomplete("tournament")
-    @pairings.autocomplete("tournament")
     @cancel.autocomplete("tournament")
     async def _names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
-            lookup = self.front.tournaments.live(_guild(interaction))
-            live = await asyncio.wait_for(lookup, SUGGESTION_SECONDS)
-        except Exception:  # suggestions are best effort (a slow lookup too)
-            return []
-        typed = current.casefold()
-        return [
-            app_commands.Choice(name=t.name, value=t.name)
-            for t in live
-            if typed in t.name.casefold()
-        ][:25]
+        return await live_names(self.front, interaction, current)
+
+
+async def live_names(
+    front: DeskFront, interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The live tournaments whose name holds what the member typed (best effort: none if
+    the lookup is slow or fails)."""
+    try:
+        lookup = front.tournaments.live(_guild(interaction))
+        live = await asyncio.wait_for(lookup, SUGGESTION_SECONDS)
+    except Exception:
+        return []
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=t.name, value=t.name) for t in live if typed in t.name.casefold()
+    ][:25]
 
 
 def _live_line(t: TournamentInfo) -> str:

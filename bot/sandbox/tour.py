@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.front.admin_commands import ADMIN
 from bot.front.client import SchottenBot
 from bot.front.rules import TOPICS
 from bot.records import MatchInfo
@@ -92,12 +93,12 @@ class Tour:
         *command: str,
         where: SimChannel | None = None,
         timeout: float = 30,
+        top: str = "schotten",
         **options: Any,
     ) -> SimMessage:
-        """`/schotten <command> options...` and its first answer."""
-        handle = await member.slash(
-            ("schotten", *command), where=where or self.channel, options=options
-        )
+        """`/schotten <command> options...` (or `/schotten-admin ...`: `top`) and its first
+        answer."""
+        handle = await member.slash((top, *command), where=where or self.channel, options=options)
         return await handle.reply(timeout=timeout)
 
     async def ask_file(
@@ -223,7 +224,8 @@ async def _rules(tour: Tour) -> None:
 
 async def _settings(tour: Tour) -> None:
     await tour.ask(tour.alice, "settings")
-    await tour.ask(tour.alice, "settings", reminder_hours=12)
+    await tour.ask(tour.alice, "settings", top=ADMIN)
+    await tour.ask(tour.alice, "settings", top=ADMIN, reminder_hours=12)
     await tour.ask(tour.bob, "settings")
     await tour.ask(tour.bob, "settings", my_reminders=False)  # his own, though no manager
 
@@ -232,13 +234,13 @@ async def _tournament(tour: Tour) -> None:
     """Alice announces a Swiss of the tour's game; Bob and Carol join with the button and
     Alice by command; two rounds (a game and a bye each) are played to the end."""
     notice = await tour.ask(
-        tour.alice, "tournament", "create", name=TOURNAMENT, game=tour.game.spec.variant
+        tour.alice, "tournament", "create", top=ADMIN, name=TOURNAMENT, game=tour.game.spec.variant
     )
     for member in (tour.bob, tour.carol):
         handle = await member.click(notice, button_of(notice, "sch:j:"))
         await handle.reply(timeout=15)
     await tour.ask(tour.alice, "tournament", "join")
-    await tour.ask(tour.alice, "tournament", "start")
+    await tour.ask(tour.alice, "tournament", "start", top=ADMIN)
     (t,) = await tour.bot.front.tournaments.live(tour.guild.id)
     players = {m.id: tour.player(m) for m in (tour.alice, tour.bob, tour.carol)}
     played: set[int] = set()

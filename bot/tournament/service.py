@@ -149,11 +149,11 @@ class Tournaments:
         if live or rows:
             return await self.get((live or rows)[0]["id"])  # else the last, finished or not
         raise NotFound(
-            # TRANSLATORS: {create} is the command /schotten tournament create (a mention).
+            # TRANSLATORS: {create} is the command /schotten-admin tournament create (a mention).
             say(
                 "No tournament is open or running on this server; a manager can create one"
                 " with {create}.",
-                create=command("tournament create"),
+                create=command("/schotten-admin tournament create"),
             )
         )
 

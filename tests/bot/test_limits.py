@@ -91,6 +91,7 @@ async def populate(service, guild_id: int, channel_base: int, members) -> list[M
 async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(long_world):
     emu, guild, alice, bob, carol, db = long_world
     async with running_bot(emu, db) as bot:
+        carol.manage_guild = True  # the server's settings, at their limits
         info = await start_game(bot, emu, guild, alice, bob, game="siege-tactics")
         thread = emu.world.channel(info.channel_id)
         assert len(thread.name) <= 100
@@ -100,7 +101,7 @@ async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(l
         with pytest.raises(SimulationError, match="characters long"):
             await mover.slash(("schotten", "move"), where=thread, notation="R" * 101)
         with pytest.raises(SimulationError, match="between"):
-            await mover.slash(("schotten", "settings"), where=thread, forfeit_hours=1e300)
+            await carol.slash(("schotten-admin", "settings"), where=thread, forfeit_hours=1e300)
         for member in (mover, waiter, carol):
             for text in LONG_MOVES:
                 handle = await member.slash(("schotten", "move"), where=thread, notation=text)
@@ -121,8 +122,8 @@ async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(l
                     (("schotten", "history"), {"game_id": -(2**53) + 1}),
                     (("schotten", "history"), {"game_id": info.id}),
                     (("schotten", "leaderboard"), {"page": 10_000}),
-                    (("schotten", "settings"), {"forfeit_hours": 720, "reminder_hours": 168}),
-                    (("schotten", "settings"), {"forfeit_hours": 0.001}),
+                    (("schotten-admin", "settings"), {"forfeit_hours": 720, "reminder_hours": 168}),
+                    (("schotten-admin", "settings"), {"forfeit_hours": 0.001}),
                     (("schotten", "stats"), {"member": waiter, "against": member}),
                     (("schotten", "challenge"), {"opponent": waiter, "rounds": 15}),
                     (("schotten", "accept"), {}),
@@ -131,6 +132,10 @@ async def test_the_longest_inputs_and_names_get_answers_within_discords_limits(l
                     (("schotten", "hand"), {}),
                     (("schotten", "resign"), {}),
                 ]:
+                    if path[0] == "schotten-admin" and not member.manage_guild:
+                        with pytest.raises(SimulationError, match="cannot see"):
+                            await member.slash(path, where=where, **options)
+                        continue
                     handle = await member.slash(path, where=where, **options)
                     assert_specific(await handle.reply(timeout=10))
         # Full boards of long names: the leaderboard, stats and history embeds fit.

@@ -139,7 +139,7 @@ async def test_who_may_analyse_follows_the_server_setting(world):
         # A manager closes analyses to the players.
         carol.manage_guild = True
         closed = await (
-            await carol.slash(("schotten", "settings"), where=channel, public_analysis=False)
+            await carol.slash(("schotten-admin", "settings"), where=channel, public_analysis=False)
         ).reply()
         assert "who may analyse a finished game: its two players" in closed.content
         carol.manage_guild = False

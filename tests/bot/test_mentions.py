@@ -15,7 +15,7 @@ from lang import command, localise, mention, option, speaking
 from lang.mentions import COMMAND, drop_mentions, use_mentions
 
 # Discord's mention of a (sub)command.
-MENTION = re.compile(r"</(schotten(?: [-_\w]+){1,2}):([0-9]+)>")
+MENTION = re.compile(r"</(schotten(?:-admin)?(?: [-_\w]+){1,2}):([0-9]+)>")
 
 
 @pytest.fixture
@@ -38,16 +38,21 @@ def test_a_command_is_text_until_its_id_is_known():
     ):
         assert localise(command("history", game_id="N"), language) == shown
     assert str(command("move")) == "`/schotten move`"  # the English text, for logs
+    # The managers' command, named by its own top-level name.
+    admin = command("/schotten-admin settings", public_analysis="True")
+    assert localise(admin, "fr") == "`/schotten-admin réglages analyse_publique:True`"
 
 
 def test_a_known_command_is_a_mention_with_its_options_in_the_readers_words(ids):
     assert localise(command("move"), "en") == "</schotten move:4242>"
-    assert localise(command("tournament start"), "fr") == "</schotten tournament start:4242>"
+    assert localise(command("tournament join"), "fr") == "</schotten tournament join:4242>"
+    start = command("/schotten-admin tournament start")
+    assert localise(start, "fr") == "</schotten-admin tournament start:4242>"
     assert localise(command("history", game_id="N"), "en") == "</schotten history:4242> `game_id:N`"
     assert localise(command("history", game_id="N"), "fr") == "</schotten history:4242> `partie:N`"
     with speaking("de"):
-        assert mention("settings", public_analysis="True") == (
-            "</schotten settings:4242> `öffentliche_analyse:True`"
+        assert mention("/schotten-admin settings", public_analysis="True") == (
+            "</schotten-admin settings:4242> `öffentliche_analyse:True`"
         )
 
 
@@ -95,10 +100,11 @@ async def test_the_bot_names_its_commands_as_mentions(tmp_path, language):
         channel = guild.default_channel
         async with running_bot(emu, tmp_path / "bot.sqlite3", seed=5) as bot:
             (schotten,) = [c for c in emu.commands() if c.name == "schotten"]
+            (admin,) = [c for c in emu.commands() if c.name == "schotten-admin"]
             # The ids came back from the sync, as Discord's do: one per command.
             assert bot.mentions("schotten move") == f"</schotten move:{schotten.id}>"
-            assert bot.mentions("schotten tournament start") == (
-                f"</schotten tournament start:{schotten.id}>"
+            assert bot.mentions("schotten-admin tournament start") == (
+                f"</schotten-admin tournament start:{admin.id}>"
             )
 
             # No game here yet: the refusal points to /schotten challenge.
@@ -135,8 +141,9 @@ async def test_the_bot_names_its_commands_as_mentions(tmp_path, language):
                     continue
                 for text in texts(message):
                     assert not plain_commands(text), text
-                    for _name, command_id in MENTION.findall(text):
-                        assert int(command_id) == schotten.id
+                    for name, command_id in MENTION.findall(text):
+                        top = admin if name.startswith("schotten-admin") else schotten
+                        assert int(command_id) == top.id
                         named += 1
             assert named >= 4  # the refusal, the challenge, the hands' "type /schotten move"
 
@@ -169,7 +176,7 @@ async def test_a_process_that_does_not_sync_asks_discord_for_the_ids(tmp_path):
         emu.create_guild("Zero", shard=(0, 2))
         emu.create_guild("One", shard=(1, 2))
         async with running_bot(emu, tmp_path / "a.sqlite3") as syncing:
-            known = syncing.mentions("schotten tournament start")
+            known = syncing.mentions("schotten-admin tournament start")
             assert known is not None
         config = Config(database=tmp_path / "b.sqlite3", shards=(1, 1), shard_count=2)
         other = SchottenBot(config, guild_ready_timeout=0.1)
@@ -177,8 +184,8 @@ async def test_a_process_that_does_not_sync_asks_discord_for_the_ids(tmp_path):
         try:
             await emu.wait_for_bot(shards=[1])
             await other.wait_until_ready()
-            assert other.mentions("schotten tournament start") == known
-            assert localise(command("tournament start"), "de") == known
+            assert other.mentions("schotten-admin tournament start") == known
+            assert localise(command("/schotten-admin tournament start"), "de") == known
         finally:
             await other.close()
             await runner

@@ -2,9 +2,12 @@
 refused in one sentence naming what is missing; and `schotten-bot check`, against the
 emulator, reports the application, the commands and each server's missing permissions."""
 
+import pytest
+
 from bot.check import run_check
 from bot.config import Config
 from bot.sandbox import running_bot
+from discord_loopback import SimulationError
 from discord_loopback import permissions as perms
 
 
@@ -43,7 +46,9 @@ async def test_threads_are_needed_only_where_the_server_plays_in_threads(world):
         reply = await challenge(alice, bob, general)
         assert reply.ephemeral and "I lack Create Public Threads here" in reply.content
         carol.manage_guild = True
-        settings = await carol.slash(("schotten", "settings"), where=general, use_threads=False)
+        settings = await carol.slash(
+            ("schotten-admin", "settings"), where=general, use_threads=False
+        )
         await settings.reply()
         reply = await challenge(alice, bob, general)
         assert not reply.ephemeral and "challenges" in reply.content
@@ -91,7 +96,7 @@ async def test_check_reports_the_application_commands_and_permissions(world):
         pass  # it syncs its commands
     lines.clear()
     assert await run_check(config, lines.append) == 1  # the poor server still lacks some
-    assert lines[2] == "Global commands: in sync with this code (1 command group)"
+    assert lines[2] == "Global commands: in sync with this code (/schotten, /schotten-admin)"
     for role in poor.roles.values():
         role.permissions |= perms.ATTACH_FILES | perms.EMBED_LINKS
     lines.clear()
@@ -100,3 +105,37 @@ async def test_check_reports_the_application_commands_and_permissions(world):
     lines.clear()
     assert await run_check(Config(token="not-the-token"), lines.append) == 2
     assert len(lines) == 1 and "rejected the bot token" in lines[0]
+
+
+async def test_only_managers_see_the_admin_command(world):
+    """Discord sets who may use a command per top-level command: what managers do is
+    /schotten-admin, synced for Manage Server only and for servers only; the members'
+    /schotten keeps no server option."""
+    emu, guild, _, _, carol, db = world
+    channel = guild.default_channel
+    async with running_bot(emu, db) as bot:
+        synced = {c.name: c.payload for c in emu.commands()}
+        admin = synced["schotten-admin"]
+        assert str(admin["default_member_permissions"]) == str(perms.MANAGE_GUILD)
+        assert synced["schotten-admin"]["contexts"] == [0]
+        assert synced["schotten"]["default_member_permissions"] is None
+        members_settings = next(o for o in synced["schotten"]["options"] if o["name"] == "settings")
+        assert {o["name"] for o in members_settings["options"]} == {
+            "my_turn_dm",
+            "my_pings",
+            "my_reminders",
+        }
+        with pytest.raises(SimulationError, match="cannot see /schotten-admin"):
+            await carol.slash(("schotten-admin", "settings"), where=channel, use_threads=False)
+        assert (await bot.service.settings(guild.id)).use_threads
+        # A member's own settings show the server's, and who changes them.
+        mine = await (await carol.slash(("schotten", "settings"), where=channel)).reply()
+        assert mine.ephemeral and "its managers change them with" in mine.content
+        assert "a thread per game: yes" in mine.content
+        carol.manage_guild = True
+        done = await (
+            await carol.slash(("schotten-admin", "settings"), where=channel, use_threads=False)
+        ).reply()
+        assert done.ephemeral and "Settings updated." in done.content
+        assert "a thread per game: no" in done.content
+        assert not (await bot.service.settings(guild.id)).use_threads

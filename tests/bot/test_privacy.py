@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from bot.records import Member
 from bot.sandbox import running_bot
 from bot.service import GameService
 from bot.wording import deleted_member
+from discord_loopback import SimulationError
 from engine.api import MatchSpec
 from lang import localise, speaking
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
@@ -118,16 +121,16 @@ async def test_through_discord(world):
         seat = game.seat_of(alice.id)
         assert (await bot.service.match(game.id)).names[seat] == deleted_member()
         # Another member's data: only for a manager, and only once they left the server.
-        refused = await (
-            await carol.slash(("schotten", "privacy"), where=channel, member=bob)
-        ).reply()
-        assert refused.ephemeral and "Only a server manager" in refused.content
+        with pytest.raises(SimulationError, match="cannot see /schotten-admin"):
+            await carol.slash(("schotten-admin", "privacy"), where=channel, member=bob)
         present = await (
-            await boss.slash(("schotten", "privacy"), where=channel, member=bob)
+            await boss.slash(("schotten-admin", "privacy"), where=channel, member=bob)
         ).reply()
         assert "still a member of this server" in present.content
         guild.remove_member(bob)
-        about = await (await boss.slash(("schotten", "privacy"), where=channel, member=bob)).reply()
+        about = await (
+            await boss.slash(("schotten-admin", "privacy"), where=channel, member=bob)
+        ).reply()
         assert "in this server" in about.content and "1 finished game" in about.content
         ask = await (await boss.click(about, label="Delete their data here…")).reply()
         await (await boss.click(ask, label="Yes, delete")).ack()

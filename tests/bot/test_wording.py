@@ -230,12 +230,15 @@ async def test_the_tournaments_rounds_are_rondes_beside_the_matchs_manches():
 
     client = discord.Client(intents=discord.Intents.none())
     tree = command_tree(client)
-    (schotten,) = tree.get_commands()
-    payload = await schotten.get_translated_payload(tree, CommandTranslator())
+    payloads = {
+        c.name: await c.get_translated_payload(tree, CommandTranslator())
+        for c in tree.get_commands()
+    }
     await client.close()
 
     def option(path: list[str]) -> dict:
-        options = payload["options"]
+        top = "schotten-admin" if path[:2] == ["tournament", "create"] else "schotten"
+        options = payloads[top]["options"]
         for name in path[:-1]:
             options = next(o for o in options if o["name"] == name)["options"]
         return next(o for o in options if o["name"] == path[-1])
