@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from bot.config import _KEYS, load_config
+from bot.front.admin_commands import AdminCommands
 from bot.front.commands import SchottenCommands
 from bot.front.rules import TOPICS
 
@@ -57,10 +58,13 @@ def test_config_example_shows_every_setting_and_loads():
     assert config.defaults.language is None  # "auto"
 
 
-def test_the_readme_lists_every_server_setting_of_the_settings_command():
-    (row,) = re.findall(r"^\| `settings ([^|]*)` \|", README, re.MULTILINE)
-    listed = re.findall(r"\[(\w+)\]", row)
-    options = list(inspect.signature(SchottenCommands.settings.callback).parameters)[2:]
+def test_the_readme_lists_every_option_of_both_settings_commands():
+    """The members' `/schotten settings` first, then the managers' `/schotten-admin
+    settings`: each README row lists its command's options in order."""
+    rows = re.findall(r"^\| `settings ([^|]*)` \|", README, re.MULTILINE)
+    listed = [re.findall(r"\[(\w+)\]", row) for row in rows]
+    commands = (SchottenCommands.settings, AdminCommands.settings)
+    options = [list(inspect.signature(c.callback).parameters)[2:] for c in commands]
     assert listed == options
 
 
