@@ -53,14 +53,14 @@ run_new() {
 }
 run_old() {
     if [ ! -d "$old/discord_loopback" ]; then
-        (cd "$shim" && "$old/.venv/bin/python" -c \
+        (cd "$shim" && PYTHONPATH="$old" "$old/.venv/bin/python" -c \
             'from e2ebench import e2e
 for line in e2e.run(): print(line, flush=True)')
     else  # a tree with discord_loopback and bot.sandbox: this tree's e2e.py as it is
         sed -e 's/^from e2ebench\.compat import running_bot/from bot.sandbox import running_bot/' \
             -e 's/^from bot\.emulator import/from discord_loopback import/' \
             -i "$shim/e2ebench/e2e.py"
-        (cd "$shim" && "$old/.venv/bin/python" -c \
+        (cd "$shim" && PYTHONPATH="$old" "$old/.venv/bin/python" -c \
             'from e2ebench import e2e
 for line in e2e.run(): print(line, flush=True)')
     fi
