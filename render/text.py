@@ -98,19 +98,21 @@ def _font_bytes(filename: str) -> bytes:
     return resources.files("render").joinpath("fonts").joinpath(filename).read_bytes()
 
 
-# Masks a font keeps at most (a board draws some 70 lines, most of them again at every turn).
-MASKS = 512
+# The mask bytes a font keeps at most (a board's some 70 lines, most of them drawn again at
+# every turn, take about 200 KB over a dozen fonts; the whole gallery 1.5 MB over 26).
+MASK_BYTES = 192 * 1024
 
 
 class _Font(ImageFont.FreeTypeFont):
     """A font that keeps the masks of the lines it rasterised: a board draws the same names,
     labels and card values at every turn, and rasterising them was a third of its drawing
     time (issue 32). A mask is only read when drawn, so the same one serves every picture;
-    like the font, it belongs to one thread."""
+    like the font, it belongs to one thread. Past MASK_BYTES it starts afresh."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._masks: dict[Hashable, Any] = {}
+        self._mask_bytes = 0
 
     def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
         if mode == "RGBA":  # its colour bands are filled in by the caller: never shared
@@ -121,9 +123,13 @@ class _Font(ImageFont.FreeTypeFont):
         except TypeError:  # an unhashable argument (a list of features): not kept
             return super().getmask2(text, mode, *args, **kwargs)
         if found is None:
-            if len(self._masks) >= MASKS:
+            found = super().getmask2(text, mode, *args, **kwargs)
+            width, height = found[0].size
+            if self._mask_bytes + width * height > MASK_BYTES:
                 self._masks.clear()
-            found = self._masks[key] = super().getmask2(text, mode, *args, **kwargs)
+                self._mask_bytes = 0
+            self._masks[key] = found
+            self._mask_bytes += width * height
         return found
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from render import text
@@ -47,10 +48,13 @@ def test_fonts_are_private_to_each_thread():
     assert text.bold(T, 20) is text.bold(T, 20)
 
 
-def test_a_kept_mask_draws_the_same_pixels_as_a_fresh_one():
+@pytest.mark.parametrize("budget", [None, 1])
+def test_a_kept_mask_draws_the_same_pixels_as_a_fresh_one(budget, monkeypatch):
     """Fonts keep the masks of the lines they rasterised (issue 32): a line drawn again,
     at the same or another (fractional) position, in another colour or anchor, comes out
     exactly as a font that keeps nothing draws it."""
+    if budget is not None:  # every mask over the budget: kept masks are dropped at once
+        monkeypatch.setattr(text, "MASK_BYTES", budget)
     kept = text.bold(T, 23)
     fresh = ImageFont.truetype(
         io.BytesIO(text._font_bytes(T.font_bold)), 23, layout_engine=ImageFont.Layout.BASIC
