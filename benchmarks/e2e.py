@@ -9,6 +9,15 @@ with two CPU-bound processes running beside (as on a busy machine: Discord drops
 interaction not acknowledged within 3 s, whatever the load).
 Emulator, bot and players share this process and its two cores, so these are upper bounds.
 
+`e2e_cpu_ms_per_move`: the process's CPU time (every thread) over the turns played at that
+load, and the part of it that went to the emulator (`e2e_emulator_cpu_ms_per_move`: the
+loopback Discord's HTTP, gateway and validation, which a real bot does not pay) and to the
+players (`e2e_players_cpu_ms_per_move`), by sampling the threads' stacks
+(benchmarks/layers.py); `e2e_bot_cpu_ms_per_move` is the rest.
+`e2e_capacity_moves_per_s`: the rate is stepped up (CAPACITY_RATES, fresh games at each
+step) and this is the turns a second actually served at the highest step whose
+`e2e_move_p95_ms` stayed at most 1 s.
+
 `start_games` and `paced_moves` are the load; benchmarks/e2e_shards.py plays the same one
 against bot processes of their own.
 """
@@ -26,8 +35,10 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.layers import CpuSampler
 from benchmarks.timing import figure
 from bot.sandbox import running_bot
 from bot.service import GameService
@@ -38,6 +49,9 @@ RATE = 20.0  # moves per second, all games together
 MOVES = 240
 VARIANTS = ["classic", "tactics", "expert", "siege", "siege-tactics"]
 HOGS = 2  # CPU-bound processes beside the bot for the loaded figure
+CAPACITY_RATES = (10.0, 20.0, 30.0, 40.0, 60.0, 80.0)  # stepped up until the p95 passes...
+CAPACITY_P95_S = 1.0  # ...this
+CAPACITY_SECONDS = 6.0  # of moves at each step
 
 # Where one game is played: its channel and its two members.
 Table = tuple[SimChannel, SimMember, SimMember]
@@ -68,12 +82,18 @@ async def start_games(service: GameService, tables: Sequence[Table]) -> list[int
 
 
 async def paced_moves(
-    emu: Emulator, service: GameService, games: list[int], members: Sequence[SimMember]
+    emu: Emulator,
+    service: GameService,
+    games: list[int],
+    members: Sequence[SimMember],
+    *,
+    rate: float = RATE,
+    count: int = MOVES,
 ) -> tuple[list[float], list[float]]:
-    """MOVES typed moves, RATE a second, the games in turn (a game whose last move is still
-    under way is skipped): each move's acknowledgement time (the deadline for one Discord
-    would drop) and, for each acknowledged one, its time until the board of the new
-    position arrived, in seconds."""
+    """`count` typed moves, `rate` a second, the games in turn (a game whose last move is
+    still under way is skipped, a finished one left out): each move's acknowledgement time
+    (the deadline for one Discord would drop) and, for each acknowledged one, its time until
+    the board of the new position arrived, in seconds."""
     boards: dict[str, asyncio.Future[float]] = {}
 
     def on_chat(event: ChatEvent) -> None:
@@ -87,6 +107,7 @@ async def paced_moves(
     acks: list[float] = []
     moves: list[float] = []
     busy: set[int] = set()
+    over: set[int] = set()
     rng = random.Random(5)
 
     async def one_move(match_id: int) -> None:
@@ -109,19 +130,22 @@ async def paced_moves(
                 acks.append(emu.interactions.deadline)
                 return
             acks.append(handle.ack_latency)
+            # Acknowledged first, stored, then answered: the answer says the move is stored
+            # (waiting for it rather than reading the game again and again, which would
+            # load the bot's database with the players' own polling).
+            reply = await handle.reply(timeout=30)
             after = await service.match(match_id)
-            waited = time.perf_counter() + 10
-            while after.version == info.version:  # acknowledged first, stored just after
-                if time.perf_counter() > waited:
-                    raise RuntimeError(f"move {move!r} of game {match_id} was never stored")
-                await asyncio.sleep(0.005)
-                after = await service.match(match_id)
+            if after.version == info.version:
+                raise RuntimeError(f"move {move!r} of game {match_id} refused: {reply.content}")
             if after.is_over or after.deciding_user != member.id:  # the turn ended here
                 end = await asyncio.wait_for(arrived, timeout=30)
                 moves.append(end - start)
+                if after.is_over:
+                    over.add(match_id)
                 return
             boards.pop(name, None)  # held back: the turn's last step posts its board
             info = after
+        over.add(match_id)  # over before this turn
 
     async def guarded(match_id: int) -> None:
         try:
@@ -132,10 +156,12 @@ async def paced_moves(
     try:
         tasks = []
         order = itertools.cycle(games)
-        period = 1.0 / RATE
+        period = 1.0 / rate
         next_tick = time.perf_counter()
-        while len(tasks) < MOVES:
+        while len(tasks) < count and len(over) < len(games):
             match_id = next(order)
+            if match_id in over:
+                continue
             if match_id in busy:
                 if len(busy) == len(games):  # every game's last move is still under way
                     await asyncio.sleep(period)
@@ -168,31 +194,126 @@ def cpu_hogs(count: int = HOGS) -> Iterator[None]:
             hog.wait()
 
 
-async def _bench() -> tuple[list[float], list[float], list[float]]:
+async def settled(service: GameService, timeout: float = 60.0) -> None:
+    """Until the bot has announced everything it owes (a second more for the last sends).
+    A bot from before the outbox (an older tree, benchmarks/compare_e2e.sh) announces as it
+    answers: two seconds."""
+    deadline = time.perf_counter() + timeout
+    if not hasattr(service, "pending_announcements"):
+        await asyncio.sleep(2.0)
+        return
+    while await service.pending_announcements(everything=True):
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"announcements still pending after {timeout} s")
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)
+
+
+@dataclass
+class Phase:
+    """One paced phase: its acknowledgement and move times (s), the turns it played, the
+    wall and CPU seconds it took, and where the CPU went (samples per layer)."""
+
+    acks: list[float]
+    moves: list[float]
+    seconds: float
+    cpu_seconds: float
+    sampler: CpuSampler
+
+    @property
+    def p95(self) -> float:
+        return statistics.quantiles(self.moves, n=20)[-1]
+
+    def cpu_ms_per_move(self, layer: str | None = None) -> float:
+        share = 1.0 if layer is None else self.sampler.share(layer)
+        return self.cpu_seconds * 1000 * share / len(self.moves)
+
+
+async def measured(
+    emu: Emulator,
+    service: GameService,
+    games: list[int],
+    members: Sequence[SimMember],
+    *,
+    rate: float = RATE,
+    count: int = MOVES,
+) -> Phase:
+    """`paced_moves`, with the process's CPU time and its sampled shares."""
+    with CpuSampler() as sampler:
+        cpu, wall = time.process_time(), time.perf_counter()
+        acks, moves = await paced_moves(emu, service, games, members, rate=rate, count=count)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return Phase(acks, moves, wall, cpu, sampler)
+
+
+async def _bench() -> tuple[Phase, list[float], list[Phase]]:
     logging.getLogger("discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
         async with Emulator() as emu, emu.point_discord():
             guild = emu.create_guild("Bench")
-            members = [guild.add_member(f"p{i}") for i in range(2 * GAMES)]
             async with running_bot(emu, Path(tmp) / "e2e.sqlite3") as bot:
-                assert bot.service is not None
-                tables = [
-                    (guild.create_text_channel(f"table-{g}"), members[2 * g], members[2 * g + 1])
-                    for g in range(GAMES)
-                ]
-                games = await start_games(bot.service, tables)
-                await asyncio.sleep(1.0)  # let the opening boards and DMs go out
-                acks, moves = await paced_moves(emu, bot.service, games, members)
-                await asyncio.sleep(1.0)  # let the last DMs go out
+                service = bot.service
+                assert service is not None
+                made = itertools.count()
+
+                async def new_games() -> tuple[list[int], list[SimMember]]:
+                    """GAMES games started afresh, each between two new members."""
+                    members = [guild.add_member(f"p{next(made)}") for _ in range(2 * GAMES)]
+                    tables = [
+                        (
+                            guild.create_text_channel(f"table-{next(made)}"),
+                            *members[2 * g : 2 * g + 2],
+                        )
+                        for g in range(GAMES)
+                    ]
+                    games = await start_games(service, tables)
+                    await settled(service)  # the opening boards and DMs gone out
+                    return games, members
+
+                games, members = await new_games()
+                phase = await measured(emu, service, games, members)
+                shares = sorted(phase.sampler.samples.items(), key=lambda kv: -kv[1])
+                print(
+                    "# e2e CPU per move by layer (sampled): "
+                    + ", ".join(f"{k} {phase.cpu_ms_per_move(k):.1f} ms" for k, _ in shares),
+                    file=sys.stderr,
+                    flush=True,
+                )
+                await settled(service)  # let the last DMs go out
                 # The same games play on, the machine busy beside the bot.
                 with cpu_hogs():
-                    loaded, _ = await paced_moves(emu, bot.service, games, members)
-                await asyncio.sleep(1.0)  # let the last DMs go out before closing
-                return acks, moves, loaded
+                    loaded, _ = await paced_moves(emu, service, games, members)
+                await settled(service)  # let the last DMs go out
+                # Stepping the rate up, on fresh games, until the moves queue.
+                steps = []
+                for rate in CAPACITY_RATES:
+                    games, members = await new_games()
+                    count = int(rate * CAPACITY_SECONDS)
+                    step = await measured(emu, service, games, members, rate=rate, count=count)
+                    steps.append(step)
+                    print(
+                        f"# e2e at {rate:g} moves/s: served {len(step.moves) / step.seconds:.1f}"
+                        f"/s, p95 {step.p95 * 1000:.0f} ms,"
+                        f" {step.cpu_ms_per_move():.1f} ms CPU per move",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    await settled(service)
+                    if step.p95 > CAPACITY_P95_S:
+                        break
+                return phase, loaded, steps
 
 
 def run() -> Iterator[str]:
-    acks, moves, loaded = asyncio.run(_bench())
-    yield figure("e2e_move_p95_ms", statistics.quantiles(moves, n=20)[-1] * 1000, "ms")
-    yield figure("e2e_ack_p95_ms", statistics.quantiles(acks, n=20)[-1] * 1000, "ms")
+    phase, loaded, steps = asyncio.run(_bench())
+    yield figure("e2e_move_p95_ms", phase.p95 * 1000, "ms")
+    yield figure("e2e_ack_p95_ms", statistics.quantiles(phase.acks, n=20)[-1] * 1000, "ms")
     yield figure("e2e_ack_p99_ms_loaded", statistics.quantiles(loaded, n=100)[-1] * 1000, "ms")
+    yield figure("e2e_cpu_ms_per_move", phase.cpu_ms_per_move(), "ms")
+    emulator = phase.cpu_ms_per_move("emulator")
+    players = phase.cpu_ms_per_move("players")
+    yield figure("e2e_emulator_cpu_ms_per_move", emulator, "ms")
+    yield figure("e2e_players_cpu_ms_per_move", players, "ms")
+    yield figure("e2e_bot_cpu_ms_per_move", phase.cpu_ms_per_move() - emulator - players, "ms")
+    held = [len(s.moves) / s.seconds for s in steps if s.p95 <= CAPACITY_P95_S]
+    yield figure("e2e_capacity_moves_per_s", max(held, default=0.0), "moves/s")

@@ -12,6 +12,17 @@ The pictures are flat colours plus anti-aliased edges, so 256 colours chosen fro
 pixel in each direction lose nothing visible (mean error under 1 level per channel), and the
 palette image compresses three times smaller than RGB in a sixth of the time. Octree
 quantisation is deterministic, so the same picture always gives the same bytes.
+
+Then zlib's level (issue 32: a board and a hand's DM are drawn at every turn, and their
+compression was the largest single cost of a move). The first twelve gallery pictures'
+palette images, saved (best of 9 runs each, summed):
+
+    compress_level 1   28 ms   399 KB
+    compress_level 3   30 ms   369 KB   <- used: zlib's fast matcher, half level 6's time
+    compress_level 4   42 ms   326 KB
+    compress_level 6   60 ms   307 KB   (the default, used until issue 32)
+
+A fifth more bytes to upload (a board about 45 KB) for half the encoding time.
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ import io
 from PIL import Image
 
 SAMPLE = 3  # palette chosen from one pixel in SAMPLE x SAMPLE
-COMPRESS_LEVEL = 6
+COMPRESS_LEVEL = 3
 
 
 def quantize(image: Image.Image) -> Image.Image:

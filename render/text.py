@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
@@ -97,6 +98,41 @@ def _font_bytes(filename: str) -> bytes:
     return resources.files("render").joinpath("fonts").joinpath(filename).read_bytes()
 
 
+# The mask bytes a font keeps at most (a board's some 70 lines, most of them drawn again at
+# every turn, take about 200 KB over a dozen fonts; the whole gallery 1.5 MB over 26).
+MASK_BYTES = 192 * 1024
+
+
+class _Font(ImageFont.FreeTypeFont):
+    """A font that keeps the masks of the lines it rasterised: a board draws the same names,
+    labels and card values at every turn, and rasterising them was a third of its drawing
+    time (issue 32). A mask is only read when drawn, so the same one serves every picture;
+    like the font, it belongs to one thread. Past MASK_BYTES it starts afresh."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: dict[Hashable, Any] = {}
+        self._mask_bytes = 0
+
+    def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
+        if mode == "RGBA":  # its colour bands are filled in by the caller: never shared
+            return super().getmask2(text, mode, *args, **kwargs)
+        try:
+            key = (text, mode, args, tuple(sorted(kwargs.items())))
+            found = self._masks.get(key)
+        except TypeError:  # an unhashable argument (a list of features): not kept
+            return super().getmask2(text, mode, *args, **kwargs)
+        if found is None:
+            found = super().getmask2(text, mode, *args, **kwargs)
+            width, height = found[0].size
+            if self._mask_bytes + width * height > MASK_BYTES:
+                self._masks.clear()
+                self._mask_bytes = 0
+            self._masks[key] = found
+            self._mask_bytes += width * height
+        return found
+
+
 def font(filename: str, size: int) -> ImageFont.FreeTypeFont:
     """The font in render/fonts/`filename` at `size` pixels, private to this thread."""
     cache: dict[tuple[str, int], ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
@@ -108,7 +144,7 @@ def font(filename: str, size: int) -> ImageFont.FreeTypeFont:
         # BASIC layout: always available, whereas Raqm depends on libraries installed beside
         # Pillow, and the two place glyphs differently; the same view must give the same
         # picture everywhere.
-        f = cache[key] = ImageFont.truetype(
+        f = cache[key] = _Font(
             io.BytesIO(_font_bytes(filename)), size, layout_engine=ImageFont.Layout.BASIC
         )
     return f

@@ -26,7 +26,9 @@ def compose(board: Image.Image, hand: Image.Image, theme: Theme) -> Image.Image:
     """The board above the hand, both the board's width, on the table's colour."""
     scale = hand_scale(board, hand)
     size = (board.width, round(hand.height * scale))
-    wide = hand.resize(size, Image.Resampling.LANCZOS) if scale != 1 else hand
+    # Bilinear: at this small enlargement it looks the same as Lanczos, in half the time (a
+    # hand's DM is drawn at every turn; issue 32).
+    wide = hand.resize(size, Image.Resampling.BILINEAR) if scale != 1 else hand
     out = Image.new("RGB", (board.width, board.height + GAP + wide.height), theme.background)
     out.paste(board, (0, 0))
     out.paste(wide, (0, board.height + GAP))

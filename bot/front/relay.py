@@ -125,6 +125,9 @@ class Relay:
 
     async def deliver(self, match_id: int | None = None, *, everything: bool = False) -> int:
         """Send what is pending (for one match, or all); returns how many were done."""
+        if match_id is not None:
+            # One match's rows are one key: listed once, under its lock (after every move).
+            return await self._deliver_key(match_id, match_id, everything)
         rows = await self.service.pending_announcements(match_id, everything=everything)
         keys = list(dict.fromkeys(_key(r) for r in rows))
         done = 0
