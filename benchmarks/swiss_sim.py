@@ -95,8 +95,7 @@ def clean(players: Sequence[int], known: Known) -> bool:
     for s, g in groups.items():
         if s == bye_group:
             if not any(
-                p not in known.no_bye and _perfect([q for q in g if q != p], known.free)
-                for p in g
+                p not in known.no_bye and _perfect([q for q in g if q != p], known.free) for p in g
             ):
                 return False
         elif not _perfect(g, known.free):
