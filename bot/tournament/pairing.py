@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bot.tournament.games import Game, Standing
 from bot.tournament.roundrobin import round_robin
-from bot.tournament.swiss import swiss_round
+from bot.tournament.swiss import NoPairing, swiss_round
 from bot.tournament.tiebreaks import FORMATS, TIEBREAKS, UNPLAYED_RULE, standings
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "TIEBREAKS",
     "UNPLAYED_RULE",
     "Game",
+    "NoPairing",
     "Standing",
     "round_robin",
     "standings",

@@ -248,8 +248,13 @@ def _weights(
     return {e: top - sum(x * s for x, s in zip(c, scale, strict=True)) for e, c in costs.items()}
 
 
-def _impossible(round: int, n: int, why: str) -> ValueError:
-    return ValueError(
+class NoPairing(ValueError):
+    """No pairing of the round keeps the absolute rules (no rematch, one bye each): the
+    event cannot go on as a Swiss."""
+
+
+def _impossible(round: int, n: int, why: str) -> NoPairing:
+    return NoPairing(
         f"Swiss round {round} cannot be paired: {why}. {n} players can play at most"
         f" {n - 1 if n % 2 == 0 else n} rounds without a rematch, and fewer when earlier"
         " pairings close the way; end the event or play it as a round robin."
@@ -274,7 +279,7 @@ def swiss_round(
     state = _state(players, history)
     n = len(state.ids)
     if state.odd and not state.bye_allowed:
-        raise ValueError(
+        raise NoPairing(
             f"Swiss round {round} needs a bye, but each of the {n} players has had one or"
             " won a game by forfeit (one bye per player per event)."
         )
