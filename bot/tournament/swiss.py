@@ -104,11 +104,6 @@ def _seat_cost(a: Past, b: Past, a_seat: int) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a.denied(a_seat), b.denied(1 - a_seat), strict=True))
 
 
-def seat_cost(a: Past, b: Past) -> tuple[int, ...]:
-    """The pair's seat cost with the better seating."""
-    return min(_seat_cost(a, b, 0), _seat_cost(a, b, 1))
-
-
 # The levels of an edge's cost, with the most each can be on one edge.
 LEVELS: Final = ("bye", "moves", "distance", "third", "beyond", "even", "alternate", "order")
 
@@ -125,6 +120,10 @@ class _Round:
     place: list[int]  # the index's place in its group
     bye_allowed: list[int]  # the players who may get the bye, lowest-ranked first
     odd: bool
+    denials: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.denials = [(p.denied(0), p.denied(1)) for p in self.pasts]
 
     def free(self, a: int, b: int) -> bool:
         return (self.ids[a], self.ids[b]) not in self.met
@@ -142,7 +141,12 @@ class _Round:
         else:  # the lowest of the group above meets the top of the group below
             below = len(self.groups[ga]) - 1 - self.place[a]
             order = min(below, 1) + min(self.place[b], 2)
-        return (0, int(ga != gb), distance * distance, *seat_cost(pa, pb), order)
+        (a0, a1), (b0, b1) = self.denials[a], self.denials[b]
+        seats = min(
+            (a0[0] + b1[0], a0[1] + b1[1], a0[2] + b1[2], a0[3] + b1[3]),
+            (a1[0] + b0[0], a1[1] + b0[1], a1[2] + b0[2], a1[3] + b0[3]),
+        )
+        return (0, int(ga != gb), distance * distance, *seats, order)
 
     def solve(self, vertices: list[int], *, bye: bool) -> dict[int, int] | None:
         """The best pairing of `vertices` over every rematch-free pair (None: none pairs
