@@ -36,9 +36,7 @@ import networkx as nx
 from bot.tournament.games import Game, check_history, check_players, played
 
 SEAT_LIMIT: Final = 2  # the largest |seat-0 games - seat-1 games| wished for
-GROUP_WHOLE: Final = 40  # a bigger score group gets a band of edges, not every pair
-BAND: Final = 4  # the band: this far from the Dutch partner, and from one's neighbours
-EDGE: Final = 6  # players of a group linked to every player of the nearby groups
+GROUP_WHOLE: Final = 24  # a bigger score group is paired in parts of about this many
 BYE: Final = -1  # the bye's vertex
 
 
@@ -168,35 +166,49 @@ class _Round:
         return partner if len(partner) == len(vertices) + bye else None
 
     def bracket(
-        self, floaters: list[int], residents: list[int], *, dense: bool = False
+        self, floaters: list[int], residents: list[int]
     ) -> tuple[dict[int, int], list[int]]:
         """One score group with the players moving down into it: as many pairs as can be
         (floaters first), the rest moving down. Only called where the players below are
-        enough for any choice to leave them pairable (Dirac's theorem)."""
-        vertices = floaters + residents
-        whole = dense or len(residents) <= GROUP_WHOLE
-        half = len(residents) // 2
+        enough for any choice to leave them pairable (Dirac's theorem).
+
+        A big group is paired in parts that keep the Dutch order: its top half and its
+        bottom half cut in slices, slice k of each half together (where each player's
+        Dutch partner is), whoever a part leaves unpaired going on to the next part. A
+        matching costs about the number of its players times its edges, so parts of
+        GROUP_WHOLE players keep a group of 200 at a few tenths of a second."""
+        if len(residents) <= GROUP_WHOLE:
+            return self._pair_part(floaters, residents)
+        half = (len(residents) + 1) // 2
+        top, bottom = residents[:half], residents[half:]
+        parts = -(-2 * half // GROUP_WHOLE)
+        step = -(-half // parts)
+        partner: dict[int, int] = {}
+        carry = floaters
+        for start in range(0, half, step):
+            pairs, carry = self._pair_part(
+                carry, top[start : start + step] + bottom[start : start + step]
+            )
+            partner.update(pairs)
+        return partner, carry
+
+    def _pair_part(
+        self, floaters: list[int], residents: list[int]
+    ) -> tuple[dict[int, int], list[int]]:
+        vertices = sorted(floaters + residents)  # by rank: cost() wants the higher first
+        moving = set(floaters)
         costs: dict[tuple[int, int], tuple[int, ...]] = {}
         for i, a in enumerate(vertices):
-            for j in range(i + 1, len(vertices)):
-                b = vertices[j]
-                if not self.free(a, b):
-                    continue
-                if not whole and i >= len(floaters):
-                    x, y = self.place[a], self.place[b]
-                    near = y - x <= BAND or (x < half <= y and abs(y - x - half) <= BAND)
-                    if not near and y < len(residents) - EDGE:
-                        continue
-                costs[(a, b)] = self.cost(a, b)
+            for b in vertices[i + 1 :]:
+                if self.free(a, b):
+                    costs[(a, b)] = self.cost(a, b)
         if len(vertices) % 2:
             for a in vertices:  # DOWN: who moves on down; a floater again, last
                 below = len(self.groups[self.group_of[a]]) - 1 - self.place[a]
-                again = int(a in floaters)
+                again = int(a in moving)
                 costs[(a, DOWN)] = (0, 2 * again, *_ZERO[3:], min(below, 3))
         partner = _match(costs, (len(vertices) + 1) // 2)
         down = [v for v in vertices if partner.get(v, DOWN) == DOWN]
-        if not whole and len(down) > len(vertices) % 2:
-            return self.bracket(floaters, residents, dense=True)
         return {a: b for a, b in partner.items() if DOWN not in (a, b)}, down
 
     def choose_bye(self) -> int:
