@@ -10,11 +10,11 @@ Rules notes (what the service and the README rely on):
   (0, 0) with `forfeit=True` is the bye of a player who had withdrawn: 0 points.
 - Seat 0 (`first`) starts in Schotten Totten and attacks in Schotten Totten 2.
 - Round robin: FIDE Berger tables; with an odd number of players one sits out each round.
-- Swiss: one maximum-weight matching over every rematch-free pair (swiss.py): the bye to
-  the lowest-ranked player who has had neither a bye nor a forfeit win, then the fewest
-  and smallest moves out of score groups, then seats (no third same seat in a row, no
-  difference beyond ±2, then wishes), then the Dutch order. A forfeited game was not
-  played: it does not count as having met, nor for seats.
+- Swiss (swiss.py): score group by score group, each a maximum-weight matching over the
+  rematch-free pairs: the bye to the lowest score group's lowest-ranked player who has had
+  neither a bye nor a forfeit win, then the fewest moves out of score groups, no third
+  same seat in a row, the smallest moves, seat balance (±2) and wishes, then the Dutch
+  order. A forfeited game was not played: it does not count as having met, nor for seats.
 - Tie-breaks, Swiss: Buchholz, then Sonneborn-Berger; round robin: head-to-head (points
   among the players tied), then Sonneborn-Berger. Unplayed rounds by FIDE's 2023
   tie-break rules (tiebreaks.py): one's own count as games against a virtual opponent

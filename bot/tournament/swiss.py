@@ -7,11 +7,12 @@ The order of the rules (FIDE C.04.1 and the Dutch system's criteria, C.04.3):
 2. the bye: one per player, never to a player who won a game by forfeit (C.04.1 d), to the
    lowest score group that has a player allowed it, its lowest-ranked such player;
 3. as many pairs as can be inside each score group, from the top down, the players who
-   cannot be paired in theirs moving down to the next (fewest moves), then the smallest
-   score differences;
-4. seats: no player has the same seat a third time in a row, no seat difference beyond
-   ±2, then each player's seat wish (to even out, then to alternate);
-5. the Dutch order inside a group: its top half against its bottom half in order, a
+   cannot be paired in theirs moving down to the next (fewest moves);
+4. no player has the same seat a third time in a row;
+5. the smallest score differences;
+6. seats again: no seat difference beyond ±2, then each player's seat wish (to even
+   out, then to alternate);
+7. the Dutch order inside a group: its top half against its bottom half in order, a
    player moving down meeting the top of the group below.
 
 An edge's cost is a tuple in that order; it becomes one integer weight (each level worth
@@ -110,7 +111,7 @@ def _seat_cost(a: Past, b: Past, a_seat: int) -> tuple[int, ...]:
 
 
 # The levels of an edge's cost, with the most each can be on one edge.
-LEVELS: Final = ("bye", "moves", "distance", "third", "beyond", "even", "alternate", "order")
+LEVELS: Final = ("bye", "moves", "third", "distance", "beyond", "even", "alternate", "order")
 
 
 @dataclass(slots=True)
@@ -151,7 +152,7 @@ class _Round:
             (a0[0] + b1[0], a0[1] + b1[1], a0[2] + b1[2], a0[3] + b1[3]),
             (a1[0] + b0[0], a1[1] + b0[1], a1[2] + b0[2], a1[3] + b0[3]),
         )
-        return (0, int(ga != gb), distance * distance, *seats, order)
+        return (0, int(ga != gb), seats[0], distance * distance, *seats[1:], order)
 
     def solve(self, vertices: list[int], *, bye: bool) -> dict[int, int] | None:
         """The best pairing of `vertices` over every rematch-free pair (None: none pairs
