@@ -1,7 +1,10 @@
 """Tournaments in the service, on both backends: sign-up, starts, rounds, deadlines."""
 
 import asyncio
+import os
 import random
+import signal
+import sys
 
 import pytest
 
@@ -241,45 +244,56 @@ async def test_a_pairing_gets_its_match_once(service, tournaments):
     assert await tournaments.to_start() == []
 
 
-class Killed(BaseException):
-    """The process dies at a named instant: nothing after it runs, nothing uncommitted
-    stays (a SIGKILL before the commit)."""
+# Another bot process: it applies the deadline on the same database at `now`, and is
+# SIGKILLed at SCHOTTEN_CRASH_AT (bot/crashpoints.py), as a power cut would.
+ADVANCE = """
+import asyncio, sys
+from bot.clock import ManualClock
+from bot.service import GameService
+from bot.tournament.service import Tournaments
+
+async def main():
+    service = await GameService.open(sys.argv[1], clock=ManualClock(float(sys.argv[2])))
+    await Tournaments(service).advance()
+    await service.close()
+
+asyncio.run(main())
+"""
 
 
-def kill_at(monkeypatch, name):
-    from bot import crashpoints
-
-    def reach(instant):
-        if instant == name:
-            raise Killed(instant)
-
-    monkeypatch.setattr(crashpoints, "reach", reach)
+async def advance_in_a_process_killed_at(database, now, instant):
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        ADVANCE,
+        str(database),
+        repr(now),
+        env={**os.environ, "SCHOTTEN_CRASH_AT": instant},
+    )
+    return await child.wait()
 
 
 @pytest.mark.parametrize("who_moves", [False, True])
 async def test_a_kill_inside_the_deadline_leaves_the_game_and_its_result_together(
-    service, tournaments, clock, monkeypatch, who_moves
+    service, tournaments, clock, database, who_moves
 ):
     # The deadline ends a game (abandoned when nobody moved, else lost on time) and stores
-    # its forfeit in one transaction: killed between the two writes, neither is stored,
-    # and the next run (a restart, or another process) does both; never a (0, 0) without
-    # the forfeit flag.
+    # its forfeit in one transaction: a process killed between the two writes stores
+    # neither, and the next run (a restart, or another process) does both; never a (0, 0)
+    # without the forfeit flag.
     t = await with_players(tournaments, 2, rounds=1, hours=24)
     await tournaments.start(t.id, MANAGER.id, is_manager=True)
     (game,) = await start_games(tournaments)
     if who_moves:
         seat = game.to_decide
-        await service.play(
-            game.id, game.players[seat], choose_move(game.match.view(seat), "easy", seed=1)
-        )
+        move = choose_move(game.match.view(seat), "easy", seed=1)
+        await service.play(game.id, game.players[seat], move)
     clock.advance(hours=25)
-    kill_at(monkeypatch, "deadline-before-commit")
-    with pytest.raises(Killed):
-        await tournaments.advance()
+    status = await advance_in_a_process_killed_at(database, clock.now(), "deadline-before-commit")
+    assert status == -signal.SIGKILL
     assert (await service.match(game.id)).status == "active"
     (pairing,) = await tournaments.pairings(t.id, 1)
     assert pairing.points is None and not pairing.forfeit
-    monkeypatch.undo()
     progress = await Tournaments(service).advance()  # after the restart
     (pairing,) = await tournaments.pairings(t.id, 1)
     assert pairing.forfeit and pairing.points is not None
