@@ -93,6 +93,7 @@ def pairing_core(players: list[int], history: list[Game], rnd: int) -> Pairs:
         DUTCH_TILL2026_COMPAT,
         CanonicalPlayer,
         CanonicalRequest,
+        ExecutionBudgets,
         pair_canonical,
     )
 
@@ -112,9 +113,13 @@ def pairing_core(players: list[int], history: list[Game], rnd: int) -> Pairs:
         )
         for i, p in enumerate(players)
     )
-    result = pair_canonical(
-        CanonicalRequest(players=entries, ruleset=DUTCH_TILL2026_COMPAT, round_number=rnd)
+    request = CanonicalRequest(
+        players=entries,
+        ruleset=DUTCH_TILL2026_COMPAT,
+        round_number=rnd,
+        budgets=ExecutionBudgets(wall_clock_seconds=2.0),  # past that it counts as failed
     )
+    result = pair_canonical(request)
     return [(b.white_id, None if b.is_bye else b.black_id) for b in result.pairings]
 
 
@@ -142,7 +147,10 @@ def _reference(players: list[int], history: list[Game], by_group: bool) -> int:
 
 
 def main(argv: list[str]) -> int:
+    """argv: the number of events (150), and optionally "k/m" to play every m-th event from
+    the k-th (to share the work between processes; add up their sums)."""
     count = int(argv[0]) if argv else 150
+    part, parts = (int(x) for x in argv[1].split("/")) if len(argv) > 1 else (0, 1)
     pairers: dict[str, Callable[[list[int], list[Game], int], Pairs]] = {
         "ours": swiss_round,
         "caissify-pairings": caissify,
@@ -155,7 +163,9 @@ def main(argv: list[str]) -> int:
     }
     refs: dict[str, list[int]] = {"group-by-group best": [], "fewest possible": []}
     rounds = 0
-    for event in events(count, seed=1):
+    for done, event in enumerate(events(count, seed=1)[part::parts], 1):
+        if done % 10 == 0:
+            _report(done, rounds, figures, refs)
         for players, history, ours, took in run(event, swiss_round, timer=time.perf_counter):
             rounds += 1
             for name, pairer in pairers.items():
@@ -181,6 +191,13 @@ def main(argv: list[str]) -> int:
                 f["ms"].append(ms)
             refs["group-by-group best"].append(_reference(players, history, by_group=True))
             refs["fewest possible"].append(_reference(players, history, by_group=False))
+    _report(count, rounds, figures, refs)
+    return 0
+
+
+def _report(
+    count: int, rounds: int, figures: dict[str, dict[str, list[float]]], refs: dict[str, list[int]]
+) -> None:
     print(f"{count} events, {rounds} rounds (4-64 players; draws, forfeits, withdrawals)")
     print(
         f"{'pairer':22} {'cross/round':>11} {'needless':>8} {'3rd seat':>8} {'rematch':>7}"
@@ -196,7 +213,8 @@ def main(argv: list[str]) -> int:
         )
     for name, values in refs.items():
         print(f"{name:22} {sum(values) / max(rounds, 1):11.3f}")
-    return 0
+    sums = {name: (len(f["moves"]), sum(f["moves"])) for name, f in figures.items()}
+    print("sums (rounds, cross pairs):", sums, {k: sum(v) for k, v in refs.items()}, flush=True)
 
 
 if __name__ == "__main__":
