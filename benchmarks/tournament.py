@@ -1,6 +1,7 @@
-"""Tournament pairing: the time to pair one round of a 200-player Swiss, in the late rounds
-of a simulated 8-round event (random results, a few withdrawals), where score groups are
-small and the no-rematch rule bites."""
+"""Tournament pairing: the time to pair one round of a 200-player and of a 1,000-player
+Swiss (the most a tournament takes), in the late rounds of a simulated 8-round event
+(random results, a few withdrawals), where score groups are small and the no-rematch
+rule bites."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from benchmarks.timing import figure, median_seconds
 from bot.tournament.pairing import Game, swiss_round
 
 PLAYERS = 200
+LARGEST = 1000  # bot/tournament/service.py MAX_PLAYERS
 ROUNDS = 8
 LATE = range(5, ROUNDS + 1)  # the rounds timed
 RESULTS = [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)]
@@ -26,10 +28,10 @@ def _play(
         history.append(Game(rnd, first, second, points))
 
 
-def _late_round_seconds(seed: int) -> list[float]:
+def _late_round_seconds(seed: int, size: int = PLAYERS) -> list[float]:
     """The median time of pairing each late round of one simulated event."""
     rng = random.Random(seed)
-    players = list(range(1, PLAYERS + 1))
+    players = list(range(1, size + 1))
     history: list[Game] = []
     times = []
     for rnd in range(1, ROUNDS + 1):
@@ -44,6 +46,8 @@ def _late_round_seconds(seed: int) -> list[float]:
 def run() -> Iterator[str]:
     times = [t for seed in range(3) for t in _late_round_seconds(seed)]
     yield figure("tournament_pairing_ms", statistics.median(times) * 1000, "ms")
+    times = [t for seed in range(3) for t in _late_round_seconds(seed, LARGEST)]
+    yield figure("tournament_pairing_ms_1000", statistics.median(times) * 1000, "ms")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,8 @@ from engine.phrases import Phrase, from_json, say, say_n, to_json
 from lang import LANGUAGES, command, language_of
 
 AI_LEVELS = ("easy", "normal", "hard")
+# More writes for the transaction that ends a match (a tournament's result with its game).
+Also = Callable[[Tx], Awaitable[None]]
 # Far more than any move needs; the slash command declares the same limit to Discord.
 MAX_MOVE_LENGTH = 100
 # A hand that the request which made the move shows itself (in its reply) is sent by DM
@@ -696,7 +698,10 @@ class GameService:
         *,
         by_clock: bool = False,
         answered: bool = False,
+        also: Also | None = None,
     ) -> MoveResult:
+        """`also`: more writes for the transaction that ends the match (a tournament's
+        result), so that both or neither are stored; only for a move that ends it."""
         if info.status != "active":
             raise Refused(self.ended_message(info))
         if expected_version is not None and expected_version != info.version:
@@ -789,8 +794,12 @@ class GameService:
                 if written is None:
                     raise StaleMove(await self._stale_message(info, seat, canonical))
                 await self._add_rating_steps(tx, info, match, changes, now)
+                if also is not None:
+                    await also(tx)
                 crashpoints.reach("move-before-commit")
         else:
+            if also is not None:
+                raise ValueError("Writes joined to a move need a move that ends the match.")
             w = write(changes)
             written = await self.store.record_move(
                 w, before_commit=lambda: crashpoints.reach("move-before-commit")
@@ -970,17 +979,19 @@ class GameService:
             ],
         )
 
-    async def time_out(self, info: MatchInfo) -> MoveResult:
+    async def time_out(self, info: MatchInfo, *, also: Also | None = None) -> MoveResult:
         """The player the match waits for loses on time now (a tournament round's deadline);
-        StaleMove if a move came in since `info` was read."""
+        StaleMove if a move came in since `info` was read. `also(tx)` writes more in the
+        transaction that ends the match (the tournament's result)."""
         seat = info.to_decide
         if seat is None:
             raise Refused(self.ended_message(info))
-        return await self._play_seat(info, seat, "timeout", info.version, by_clock=True)
+        return await self._play_seat(info, seat, "timeout", info.version, by_clock=True, also=also)
 
-    async def abandon(self, info: MatchInfo, termination: str) -> bool:
+    async def abandon(self, info: MatchInfo, termination: str, *, also: Also | None = None) -> bool:
         """End a match nobody moved in, with no winner and no rating change (a tournament
-        round's deadline when neither player moved); False if a move came in meanwhile."""
+        round's deadline when neither player moved); False if a move came in meanwhile.
+        `also(tx)` writes more in the same transaction, only if the match was ended."""
         async with self.store.transaction() as tx:
             changed = await tx.execute(
                 "UPDATE matches SET status = 'finished', finished_at = ?, termination = ?,"
@@ -988,6 +999,8 @@ class GameService:
                 " AND status = 'active'",
                 (self.clock.now(), termination, info.id, info.version),
             )
+            if changed and also is not None:
+                await also(tx)
         return bool(changed)
 
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:

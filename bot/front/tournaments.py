@@ -765,10 +765,19 @@ def _cell(code: str, opponent_rank: int | None) -> str:
 
 
 def _note(fmt: str) -> str:
+    """The legend under the table; it names how unplayed rounds count (FIDE 2023)."""
     if fmt == "swiss":
-        return _("Buchholz: opponents' points · SB: Sonneborn-Berger · +n/−n/=n: result against #n")
+        # TRANSLATORS: "FIDE 2023" names the chess federation's 2023 tie-break regulations.
+        return _(
+            "Buchholz: opponents' points · SB: Sonneborn-Berger · unplayed rounds: FIDE 2023"
+            " rules · +n/−n/=n: result against #n"
+        )
     # TRANSLATORS: H2H is the heading of the head-to-head column; use your translation of it.
-    return _("H2H: points among the tied · SB: Sonneborn-Berger · +n/−n/=n: result against #n")
+    # "FIDE 2023" names the chess federation's 2023 tie-break regulations.
+    return _(
+        "H2H: points among the tied · SB: Sonneborn-Berger · unplayed rounds: FIDE 2023 rules"
+        " · +n/−n/=n: result against #n"
+    )
 
 
 def _join_view(t: TournamentInfo) -> discord.ui.View:

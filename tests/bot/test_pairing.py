@@ -31,30 +31,34 @@ def matchings(players: list[int], ok: Callable[[int, int], bool]) -> Iterator[se
 
 
 class Past:
-    """Scores, byes, seat differences and meetings, computed here independently."""
+    """Scores, byes, seat differences and meetings, computed here independently. Only games
+    played count as having met and for seats; a bye or a forfeit win bars the bye."""
 
     def __init__(self, history: list[Game]) -> None:
         self.score: defaultdict[int, float] = defaultdict(float)
         self.byes: Counter[int] = Counter()
+        self.no_bye: set[int] = set()
         self.diff: Counter[int] = Counter()
         self.met: set[Pair] = set()
         for g in history:
             if g.second is None:
                 self.byes[g.first] += 1
+                self.no_bye.add(g.first)
                 self.score[g.first] += g.points[0]
                 continue
             self.score[g.first] += g.points[0]
             self.score[g.second] += g.points[1]
+            if g.forfeit:
+                self.no_bye |= {
+                    p for p, x in zip((g.first, g.second), g.points, strict=True) if x == 1.0
+                }
+                continue
             self.diff[g.first] += 1
             self.diff[g.second] -= 1
             self.met.add(frozenset((g.first, g.second)))
 
     def free(self, a: int, b: int) -> bool:
         return frozenset((a, b)) not in self.met
-
-    def seats_fit(self, a: int, b: int) -> bool:
-        da, db = self.diff[a], self.diff[b]
-        return not ((da >= 2 and db >= 2) or (da <= -2 and db <= -2))
 
     def pairable(self, players: list[int]) -> bool:
         return next(matchings(players, self.free), None) is not None
@@ -79,13 +83,13 @@ def play(history: list[Game], pairs: list[tuple[int, int | None]], rnd: int, rng
 
 
 def check_basics(players: list[int], past: Past, pairs: list[tuple[int, int | None]]) -> None:
-    """Everyone present exactly once, a bye only for an odd count and only a first one, no
-    rematch."""
+    """Everyone present exactly once, a bye only for an odd count and only to a player who
+    has had neither a bye nor a forfeit win (FIDE C.04.1), no rematch of a game played."""
     seen = [p for pair in pairs for p in pair if p is not None]
     assert sorted(seen) == sorted(players)
     byes = [a for a, b in pairs if b is None]
     assert len(byes) == len(players) % 2
-    assert all(past.byes[b] == 0 for b in byes)
+    assert all(b not in past.no_bye for b in byes)
     assert all(past.free(a, b) for a, b in pairs if b is not None)
 
 
@@ -94,39 +98,20 @@ def check_against_brute_force(
 ) -> None:
     score = past.score
     byes = [a for a, b in pairs if b is None]
+    due = [
+        p for p in players if p not in past.no_bye and past.pairable([q for q in players if q != p])
+    ]
     if byes:  # the lowest score among those due a bye who leave the others pairable
-        due = [
-            p
-            for p in players
-            if past.byes[p] == 0 and past.pairable([q for q in players if q != p])
-        ]
         assert score[byes[0]] == min(score[p] for p in due)
-    rest = [p for p in players if p not in byes]
-    tight = list(matchings(rest, lambda a, b: past.free(a, b) and past.seats_fit(a, b)))
-    allowed = tight or list(matchings(rest, past.free))
-    games = [(a, b) for a, b in pairs if b is not None]
-    if tight:  # seat balance holds whenever a rematch-free pairing allows it
-        assert all(past.seats_fit(a, b) for a, b in games)
-    # nobody floats when a pairing exists with every pair inside its score group
-    if any(all(len({score[p] for p in pair}) == 1 for pair in m) for m in allowed):
-        assert all(score[a] == score[b] for a, b in games)
-    # from the top of the standings down, each player gets the nearest score possible
-    # given the pairs above them
-    partner = {a: b for a, b in games} | {b: a for a, b in games}
-    order = sorted(rest, key=lambda p: (-score[p], players.index(p)))
-    fixed: set[Pair] = set()
-    for p in order:
-        if frozenset((p, partner[p])) in fixed:
-            continue
-        options = [m for m in allowed if fixed <= m]
-        nearest = min(
-            abs(score[p] - score[next(iter(pair - {p}))])
-            for m in options
-            for pair in m
-            if p in pair
-        )
-        assert abs(score[p] - score[partner[p]]) == nearest
-        fixed.add(frozenset((p, partner[p])))
+    # nobody moves out of their score group when a pairing exists with every pair inside
+    # its group, the bye going to the lowest score it can go to
+    lowest = [p for p in due if score[p] == min((score[q] for q in due), default=0)]
+    for bye in lowest or [None]:
+        rest = [p for p in players if p != bye]
+        same = next(matchings(rest, lambda a, b: past.free(a, b) and score[a] == score[b]), None)
+        if same is not None:
+            assert all(score[a] == score[b] for a, b in pairs if b is not None)
+            break
 
 
 def check_refusal(players: list[int], past: Past) -> None:
@@ -135,12 +120,7 @@ def check_refusal(players: list[int], past: Past) -> None:
         assert not past.pairable(players)
     else:
         for p in players:
-            assert past.byes[p] or not past.pairable([q for q in players if q != p])
-
-
-def check_seat_limit(players: list[int], history: list[Game]) -> None:
-    diffs = Past(history).diff
-    assert all(abs(diffs[p]) <= 2 for p in players), diffs
+            assert p in past.no_bye or not past.pairable([q for q in players if q != p])
 
 
 @settings(max_examples=800, deadline=None)
@@ -155,7 +135,7 @@ def test_small_swiss_matches_brute_force(n, rounds, seed):
         try:
             pairs = swiss_round(players, history, rnd)
         except ValueError as e:
-            assert "cannot be paired" in str(e) or "has had one" in str(e)
+            assert "cannot be paired" in str(e) or "has had one or won" in str(e)
             check_refusal(players, past)
             return
         check_basics(players, past, pairs)
@@ -181,9 +161,9 @@ def test_larger_swiss_pairs_everyone_without_rematches(n, rounds, seed):
         check_basics(players, past, pairs)
         byes = [a for a, b in pairs if b is None]
         if byes:
-            assert past.score[byes[0]] == min(past.score[p] for p in players if not past.byes[p])
+            allowed = [p for p in players if p not in past.no_bye]
+            assert past.score[byes[0]] == min(past.score[p] for p in allowed)
         play(history, pairs, rnd, rng)
-        check_seat_limit(players, history)
         if rng.random() < 0.3:
             players.remove(rng.choice(players))
 
@@ -223,11 +203,12 @@ def test_medium_swiss_runs_until_no_pairing_is_left(n, seed):
             else:
                 for p in players:
                     rest = [q for q in players if q != p]
-                    assert past.byes[p] or not perfectly_pairable(rest, past.free)
+                    assert p in past.no_bye or not perfectly_pairable(rest, past.free)
             return
         check_basics(players, past, pairs)
         play(history, pairs, rnd, rng)
-    assert n % 2  # an even field has n - 1 rounds at most
+    # (a forfeited game was not played, so its two players may meet again: even an even
+    # field can last beyond n - 1 rounds)
 
 
 def test_round_one_is_the_dutch_fold_with_alternating_seats():
@@ -248,6 +229,47 @@ def test_a_group_pairs_inside_itself_rather_than_float():
     pairs = swiss_round(list(range(1, 9)), history, 3)
     assert {frozenset(pair) for pair in pairs} >= {frozenset((1, 4)), frozenset((2, 3))}
     assert all({a, b} <= {5, 6, 7, 8} for a, b in pairs[2:])
+
+
+def test_the_leaders_group_moves_rather_than_three_groups():
+    # Issue 31's minimal case, round 4 of 6 players: 4 is alone on 3 points, 3 and 6 on 2,
+    # 1, 2 and 5 on 1. A greedy walk from the top paired 3-2, 4-5, 1-6 (three pairs
+    # across groups); one optimisation moves only the leader's group: 4-6, 3-5, 1-2.
+    history = [
+        Game(*g)
+        for g in [
+            (1, 1, 4, (0.0, 1.0)),
+            (1, 5, 2, (0.0, 1.0)),
+            (1, 3, 6, (0.5, 0.5)),
+            (2, 2, 4, (0.0, 1.0)),
+            (2, 1, 3, (0.0, 1.0)),
+            (2, 6, 5, (0.5, 0.5)),
+            (3, 4, 3, (0.0, 1.0)),
+            (3, 6, 2, (1.0, 0.0)),
+            (3, 5, 1, (0.0, 1.0)),
+        ]
+    ]
+    pairs = swiss_round([1, 2, 3, 4, 5, 6], history, 4)
+    assert {frozenset(p) for p in pairs} == {frozenset(p) for p in [(4, 6), (3, 5), (1, 2)]}
+
+
+def test_forfeits_were_not_played():
+    # A forfeit was never played: its two players may meet again, and it gave nobody a
+    # seat (the higher-ranked takes seat 0 on table 1, as in a first round)
+    assert swiss_round([1, 2], [Game(1, 1, 2, (0.0, 0.0), True)], 2) == [(1, 2)]
+    assert swiss_round([1, 2], [Game(1, 2, 1, (1.0, 0.0), True)], 2) == [(2, 1)]
+
+
+def test_a_forfeit_win_bars_the_bye():
+    # FIDE C.04.1: 1 had the bye, 3 won by forfeit; all on 1 point, so the bye goes to 2
+    # although 3 is ranked lower
+    history = [
+        Game(1, 2, 3, (1.0, 0.0)),
+        Game(1, 1, None, (1.0, 0.0)),
+        Game(2, 3, 2, (1.0, 0.0), True),
+        Game(2, 1, None, (0.0, 0.0), True),
+    ]
+    assert swiss_round([1, 2, 3], history, 3)[-1] == (2, None)
 
 
 def test_seat_zero_goes_to_who_had_it_less_then_not_last():
@@ -299,7 +321,7 @@ def test_swiss_refusals():
         Game(2, 2, None, (1.0, 0.0)),
         Game(3, 3, None, (1.0, 0.0)),
     ]
-    with pytest.raises(ValueError, match="has had one"):
+    with pytest.raises(ValueError, match="has had one or won a game by forfeit"):
         swiss_round([1, 2, 3], byes, 4)
 
 
@@ -382,15 +404,18 @@ def test_swiss_standings_by_hand():
         Game(3, 3, None, (1.0, 0.0)),
     ]
     table = standings("swiss", [1, 2, 3, 4, 5], history)
-    # points 1: 3, 2: 1, 3: 1.5, 4: 1.5, 5: 1
-    # Buchholz (a bye adds 0): 1: 1 + 1.5 + 1; 2: 3 + 1 + 1.5; 3: 1.5 + 3; 4: 1.5 + 1; 5: 1 + 3
-    # Sonneborn-Berger: 1 beat 2, 3, 5; 2 beat 5; 3 and 4 drew each other
+    # points 1: 3, 2: 1, 3: 1.5, 4: 1.5, 5: 1. FIDE 2023: an unplayed round (a bye, a
+    # forfeit either way) is a game against a virtual opponent with one's own score.
+    # Buchholz: 1: 1 + 1.5 + 3 (forfeit); 2: 3 + 1 + 1 (double forfeit); 3: 1.5 + 3 + 1.5
+    # (bye); 4: 1.5 + 1.5 (bye) + 1.5; 5: 1 (bye) + 1 + 1 (forfeit lost)
+    # Sonneborn-Berger: 1: 1 + 1.5 + 3; 2: beat 5 (1); 3: ½·1.5 + 1.5 (bye);
+    # 4: ½·1.5 + 1.5 (bye); 5: 1 (bye)
     assert [(s.player, s.rank, s.points, s.tiebreaks) for s in table] == [
-        (1, 1, 3.0, (3.5, 3.5)),
-        (3, 2, 1.5, (4.5, 0.75)),
-        (4, 3, 1.5, (2.5, 0.75)),
-        (2, 4, 1.0, (5.5, 1.0)),
-        (5, 5, 1.0, (4.0, 0.0)),
+        (1, 1, 3.0, (5.5, 5.5)),
+        (3, 2, 1.5, (6.0, 2.25)),
+        (4, 3, 1.5, (4.5, 2.25)),
+        (2, 4, 1.0, (5.0, 1.0)),
+        (5, 5, 1.0, (3.0, 1.0)),
     ]
     by = {s.player: s for s in table}
     assert by[1].results == ("W", "W", "F")
@@ -401,6 +426,20 @@ def test_swiss_standings_by_hand():
     assert by[4].opponents == (3, None, 2)
     assert by[5].opponents == (None, 2, 1)
     assert TIEBREAKS["swiss"] == ("Buchholz", "Sonneborn-Berger")
+
+
+def test_a_withdrawn_opponents_later_rounds_count_as_draws():
+    # 1 beat 3 and 2 beat 4; then 3 left (not paired in round 2), 1 and 2 drew, 4 had the bye
+    w = (1.0, 0.0)
+    history = [Game(1, 1, 3, w), Game(1, 2, 4, w), Game(2, 1, 2, (0.5, 0.5)), Game(2, 4, None, w)]
+    buchholz = {s.player: s.tiebreaks[0] for s in standings("swiss", [1, 2, 3, 4], history)}
+    assert buchholz[1] == 0 + 1.5  # 3 is worth their 0 points
+    left = standings("swiss", [1, 2, 3, 4], history, withdrawn=[3])
+    buchholz = {s.player: s.tiebreaks[0] for s in left}
+    assert buchholz[1] == 0.5 + 1.5  # 3's round after leaving counts as a draw (FIDE 2023)
+    assert buchholz[2] == 1 + 1.5  # 4 is worth their points, the bye's included
+    assert buchholz[3] == 1.5 + 0  # 1, then the round not paired: a virtual 0 (3's own)
+    assert buchholz[4] == 1.5 + 1.0  # 2, then the bye: a virtual opponent on 4's own 1
 
 
 def test_equal_on_everything_shares_a_rank():
@@ -443,15 +482,18 @@ def test_round_robin_with_a_withdrawal_mid_event():
     assert [[(g.first, g.second) for g in history[i : i + 3]] for i in range(0, 15, 3)] == [
         sorted(r, key=lambda pair: pair[1] is None) for r in round_robin([1, 2, 3, 4, 5])
     ]
-    table = standings("round-robin", [1, 2, 3, 4, 5], history)
-    # 1 and 4 on 3.5 drew each other and have equal Sonneborn-Berger (½·(3 + 3 + 3.5) + 1);
-    # so have 2 and 3 on 3 (½·(1 + 3.5 + 3 + 3.5)): two shared ranks, "1, 1, 3, 3, 5".
-    # 5 keeps the points and the Sonneborn-Berger of the draws before leaving.
+    table = standings("round-robin", [1, 2, 3, 4, 5], history, withdrawn=[5])
+    # FIDE 2023: 5's three rounds after leaving count as draws for the others, so 5 is worth
+    # 1 + 3·½ = 2.5; one's own unplayed rounds (bye, forfeit) are against one's own score.
+    # 1 and 4 on 3.5 drew each other and have equal Sonneborn-Berger (3.5 for the bye,
+    # 3.5 for the forfeit won, ½·(3 + 3 + 3.5)); so have 2 and 3 on 3 (3 for the bye,
+    # ½·(2.5 + 3.5 + 3 + 3.5)): two shared ranks, "1, 1, 3, 3, 5". 5 keeps the points and
+    # the Sonneborn-Berger of the draws before leaving.
     assert [(s.player, s.rank, s.points, s.tiebreaks) for s in table] == [
-        (1, 1, 3.5, (0.5, 5.75)),
-        (4, 1, 3.5, (0.5, 5.75)),
-        (2, 3, 3.0, (0.5, 5.5)),
-        (3, 3, 3.0, (0.5, 5.5)),
+        (1, 1, 3.5, (0.5, 11.75)),
+        (4, 1, 3.5, (0.5, 11.75)),
+        (2, 3, 3.0, (0.5, 9.25)),
+        (3, 3, 3.0, (0.5, 9.25)),
         (5, 5, 1.0, (0.0, 3.0)),
     ]
     by = {s.player: s for s in table}

@@ -1,7 +1,10 @@
 """Tournaments in the service, on both backends: sign-up, starts, rounds, deadlines."""
 
 import asyncio
+import os
 import random
+import signal
+import sys
 
 import pytest
 
@@ -239,3 +242,89 @@ async def test_a_pairing_gets_its_match_once(service, tournaments):
     )
     assert count["n"] == 1 and (await tournaments.of_match(first.id)).match_id == first.id
     assert await tournaments.to_start() == []
+
+
+# Another bot process: it applies the deadline on the same database at `now`, and is
+# SIGKILLed at SCHOTTEN_CRASH_AT (bot/crashpoints.py), as a power cut would.
+ADVANCE = """
+import asyncio, sys
+from bot.clock import ManualClock
+from bot.service import GameService
+from bot.tournament.service import Tournaments
+
+async def main():
+    service = await GameService.open(sys.argv[1], clock=ManualClock(float(sys.argv[2])))
+    await Tournaments(service).advance()
+    await service.close()
+
+asyncio.run(main())
+"""
+
+
+async def advance_in_a_process_killed_at(database, now, instant):
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        ADVANCE,
+        str(database),
+        repr(now),
+        env={**os.environ, "SCHOTTEN_CRASH_AT": instant},
+    )
+    return await child.wait()
+
+
+@pytest.mark.parametrize("who_moves", [False, True])
+async def test_a_kill_inside_the_deadline_leaves_the_game_and_its_result_together(
+    service, tournaments, clock, database, who_moves
+):
+    # The deadline ends a game (abandoned when nobody moved, else lost on time) and stores
+    # its forfeit in one transaction: a process killed between the two writes stores
+    # neither, and the next run (a restart, or another process) does both; never a (0, 0)
+    # without the forfeit flag.
+    t = await with_players(tournaments, 2, rounds=1, hours=24)
+    await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    (game,) = await start_games(tournaments)
+    if who_moves:
+        seat = game.to_decide
+        move = choose_move(game.match.view(seat), "easy", seed=1)
+        await service.play(game.id, game.players[seat], move)
+    clock.advance(hours=25)
+    status = await advance_in_a_process_killed_at(database, clock.now(), "deadline-before-commit")
+    assert status == -signal.SIGKILL
+    assert (await service.match(game.id)).status == "active"
+    (pairing,) = await tournaments.pairings(t.id, 1)
+    assert pairing.points is None and not pairing.forfeit
+    progress = await Tournaments(service).advance()  # after the restart
+    (pairing,) = await tournaments.pairings(t.id, 1)
+    assert pairing.forfeit and pairing.points is not None
+    if who_moves:
+        assert [r.info.id for r in progress.forfeits] == [game.id]
+        assert sorted(pairing.points) == [0.0, 1.0]
+    else:
+        assert progress.abandoned == [game.id] and pairing.points == (0.0, 0.0)
+    assert (await service.match(game.id)).status == "finished"
+    assert progress.finished == [t.id]
+    table = await tournaments.standings(await tournaments.get(t.id))
+    assert sum(s.points for s in table) == (1.0 if who_moves else 0.0)
+
+
+async def test_an_abandoned_game_stored_without_its_forfeit_flag_is_a_double_forfeit(
+    service, tournaments, clock
+):
+    # What an older version could leave after a restart between its two writes: the match
+    # abandoned, its pairing (0, 0) with forfeit = 0. It reads as a double forfeit; the
+    # event goes on and its standings work.
+    t = await with_players(tournaments, 4, rounds=2, hours=24)
+    await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    first, second = await start_games(tournaments)
+    assert await service.abandon(first, "ABANDONED")
+    await play_out(service, second.id)
+    async with service.store.transaction() as tx:
+        await tx.execute(
+            "UPDATE tournament_games SET points0 = 0, points1 = 0, forfeit = 0 WHERE match_id = ?",
+            (first.id,),
+        )
+    progress = await tournaments.advance()
+    assert progress.paired == [t.id]
+    table = await tournaments.standings(await tournaments.get(t.id))
+    assert [s.results[0] for s in table].count("f") == 2

@@ -1,0 +1,185 @@
+"""Simulated Swiss events and the measures of a pairing's quality, shared by the tests
+(tests/bot/test_swiss_quality.py), the benchmark (benchmarks/tournament.py) and the
+comparison with other libraries (benchmarks/swiss_compare.py).
+
+An event: 4 to 64 players, random results (wins, draws, forfeits won, double forfeits),
+players withdrawing now and then. A pairer is any function (players in seed order,
+history, round) -> pairs, like `swiss_round`; the next round is played on its pairs, so
+each pairer meets the rounds its own earlier pairings lead to.
+
+The measures of one round, from the players' scores and the pairs alone:
+
+- `moves`: pairs of players on different scores (the bye is not a pair);
+- `clean`: whether some pairing keeps every pair inside its score group (no rematch, the
+  bye to a player allowed it): each group must have a perfect matching of its own, the
+  bye's group without one of its players. This is the group-by-group best when it has no
+  move at all, so a pairing with moves in a clean round has needless ones;
+- `thirds`: players given the same seat a third time in a row.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from bot.tournament.games import Game, played
+
+Pairs = list[tuple[int, int | None]]
+Pairer = Callable[[list[int], list[Game], int], Pairs]
+
+
+@dataclass(slots=True)
+class Known:
+    """Scores, meetings, byes and seats from a history, computed here independently."""
+
+    score: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
+    met: set[frozenset[int]] = field(default_factory=set)
+    no_bye: set[int] = field(default_factory=set)
+    seats: defaultdict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    byes: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+    @classmethod
+    def of(cls, history: Sequence[Game]) -> Known:
+        k = cls()
+        for g in sorted(history, key=lambda g: g.round):
+            if g.second is None:
+                k.score[g.first] += g.points_of(g.first)
+                k.byes[g.first] += 1
+                k.no_bye.add(g.first)
+                continue
+            for seat, p in enumerate((g.first, g.second)):
+                k.score[p] += g.points_of(p)
+                if g.forfeit and g.points_of(p) == 1.0:
+                    k.no_bye.add(p)
+                if played(g):
+                    k.seats[p].append(seat)
+            if played(g):
+                k.met.add(frozenset((g.first, g.second)))
+        return k
+
+    def free(self, a: int, b: int) -> bool:
+        return frozenset((a, b)) not in self.met
+
+    def third(self, p: int, seat: int) -> bool:
+        s = self.seats[p]
+        return len(s) >= 2 and s[-1] == s[-2] == seat
+
+
+def _perfect(players: Sequence[int], ok: Callable[[int, int], bool]) -> bool:
+    if len(players) % 2:
+        return False
+    if not players:
+        return True
+    g = nx.Graph()
+    g.add_nodes_from(players)
+    g.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if ok(a, b))
+    return 2 * len(nx.max_weight_matching(g, maxcardinality=True)) == len(players)
+
+
+def clean(players: Sequence[int], known: Known) -> bool:
+    """Whether a pairing exists with every pair inside its score group, the bye (if any)
+    going to the lowest score group that has a player allowed it, as FIDE's rule has it."""
+    groups: defaultdict[float, list[int]] = defaultdict(list)
+    for p in players:
+        groups[known.score[p]].append(p)
+    bye_group = None
+    if len(players) % 2:
+        allowed = [known.score[p] for p in players if p not in known.no_bye]
+        if not allowed:
+            return False
+        bye_group = min(allowed)
+    for s, g in groups.items():
+        if s == bye_group:
+            if not any(
+                p not in known.no_bye and _perfect([q for q in g if q != p], known.free) for p in g
+            ):
+                return False
+        elif not _perfect(g, known.free):
+            return False
+    return True
+
+
+@dataclass(slots=True)
+class Measure:
+    """One round's figures."""
+
+    moves: int
+    clean: bool
+    thirds: int
+    rematches: int
+    bad_byes: int
+    seconds: float = 0.0
+
+
+def measure(players: Sequence[int], history: Sequence[Game], pairs: Pairs) -> Measure:
+    known = Known.of(history)
+    moves = thirds = rematches = bad_byes = 0
+    for a, b in pairs:
+        if b is None:
+            bad_byes += a in known.no_bye
+            continue
+        moves += known.score[a] != known.score[b]
+        thirds += known.third(a, 0) + known.third(b, 1)
+        rematches += not known.free(a, b)
+    return Measure(moves, clean(players, known), thirds, rematches, bad_byes)
+
+
+def play(history: list[Game], pairs: Pairs, rnd: int, rng: random.Random) -> None:
+    """Random results: wins, draws, forfeits won and double forfeits."""
+    for a, b in pairs:
+        if b is None:
+            history.append(Game(rnd, a, None, (1.0, 0.0)))
+            continue
+        kind = rng.random()
+        if kind < 0.06:
+            history.append(Game(rnd, a, b, rng.choice([(1.0, 0.0), (0.0, 1.0)]), True))
+        elif kind < 0.08:
+            history.append(Game(rnd, a, b, (0.0, 0.0), True))
+        else:
+            result = rng.choice([(1.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, 1.0), (0.5, 0.5)])
+            history.append(Game(rnd, a, b, result))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One simulated event's set-up: its players and rounds, and the seed of its results."""
+
+    players: int
+    rounds: int
+    seed: int
+
+
+def events(count: int, seed: int = 0, *, smallest: int = 4, largest: int = 64) -> list[Event]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.randint(smallest, largest)
+        most = max(1, min(n - 1, 4 + n.bit_length()))  # about log2(n) + 3, as events are
+        out.append(Event(n, rng.randint(max(1, most - 3), most), rng.randrange(10**9)))
+    return out
+
+
+def run(
+    event: Event, pairer: Pairer, *, timer: Callable[[], float] | None = None
+) -> Iterator[tuple[list[int], list[Game], Pairs, float]]:
+    """Play an event with `pairer`: per round, (players in, history before, pairs, seconds
+    to pair). Stops early when the pairer refuses (no rematch-free pairing left)."""
+    rng = random.Random(event.seed)
+    players = list(range(1, event.players + 1))
+    history: list[Game] = []
+    for rnd in range(1, event.rounds + 1):
+        before = list(history)
+        start = timer() if timer else 0.0
+        try:
+            pairs = pairer(list(players), before, rnd)
+        except ValueError:
+            return
+        took = (timer() - start) if timer else 0.0
+        yield players, before, pairs, took
+        play(history, pairs, rnd, rng)
+        if len(players) > 4 and rng.random() < 0.15:
+            players.remove(rng.choice(players))  # a withdrawal
