@@ -10,10 +10,11 @@ each pairer meets the rounds its own earlier pairings lead to.
 The measures of one round, from the players' scores and the pairs alone:
 
 - `moves`: pairs of players on different scores (the bye is not a pair);
-- `clean`: whether some pairing keeps every pair inside its score group (no rematch, the
-  bye to a player allowed it): each group must have a perfect matching of its own, the
-  bye's group without one of its players. This is the group-by-group best when it has no
-  move at all, so a pairing with moves in a clean round has needless ones;
+- `clean`: whether some pairing keeps every pair inside its score group (no rematch, no
+  third same seat in a row, the bye to a player allowed it): each group must have a
+  perfect matching of its own, the bye's group without one of its players. This is the
+  group-by-group best when it has no move at all, so a pairing with moves in a clean round
+  has needless ones;
 - `thirds`: players given the same seat a third time in a row.
 """
 
@@ -68,6 +69,15 @@ class Known:
         s = self.seats[p]
         return len(s) >= 2 and s[-1] == s[-2] == seat
 
+    def pairs_well(self, a: int, b: int) -> bool:
+        """Not met yet, and some seating gives neither a third same seat in a row (FIDE's
+        absolute seat rule)."""
+        if not self.free(a, b):
+            return False
+        first = self.third(a, 0) or self.third(b, 1)
+        second = self.third(a, 1) or self.third(b, 0)
+        return not (first and second)
+
 
 def _perfect(players: Sequence[int], ok: Callable[[int, int], bool]) -> bool:
     if len(players) % 2:
@@ -95,10 +105,11 @@ def clean(players: Sequence[int], known: Known) -> bool:
     for s, g in groups.items():
         if s == bye_group:
             if not any(
-                p not in known.no_bye and _perfect([q for q in g if q != p], known.free) for p in g
+                p not in known.no_bye and _perfect([q for q in g if q != p], known.pairs_well)
+                for p in g
             ):
                 return False
-        elif not _perfect(g, known.free):
+        elif not _perfect(g, known.pairs_well):
             return False
     return True
 

@@ -6,9 +6,12 @@ The order of the rules (FIDE C.04.1 and the Dutch system's criteria, C.04.3):
 1. no rematch of a game played (a forfeit was not played): such pairs are no edges;
 2. the bye: one per player, never to a player who won a game by forfeit (C.04.1 d), to the
    lowest score group that has a player allowed it, its lowest-ranked such player;
-3. as many pairs as can be inside each score group, from the top down, the players who
+3. no player has the same seat a third time in a row: FIDE's absolute seat rule, so two
+   players who would break it whichever way they sit are no pair inside a score group
+   (one moves down instead); only the bottom's one matching may give a third, when no
+   pairing of what is left avoids it;
+4. as many pairs as can be inside each score group, from the top down, the players who
    cannot be paired in theirs moving down to the next (fewest moves);
-4. no player has the same seat a third time in a row;
 5. the smallest score differences;
 6. seats again: no seat difference beyond ±2, then each player's seat wish (to even
    out, then to alternate);
@@ -111,7 +114,7 @@ def _seat_cost(a: Past, b: Past, a_seat: int) -> tuple[int, ...]:
 
 
 # The levels of an edge's cost, with the most each can be on one edge.
-LEVELS: Final = ("bye", "moves", "third", "distance", "beyond", "even", "alternate", "order")
+LEVELS: Final = ("bye", "third", "moves", "distance", "beyond", "even", "alternate", "order")
 
 
 @dataclass(slots=True)
@@ -134,6 +137,12 @@ class _Round:
     def free(self, a: int, b: int) -> bool:
         return (self.ids[a], self.ids[b]) not in self.met
 
+    def third_either_way(self, a: int, b: int) -> bool:
+        """Whether either seating of a and b gives one of them the same seat a third time
+        in a row (both had the same seat in their last two games)."""
+        (a0, a1), (b0, b1) = self.denials[a], self.denials[b]
+        return a0[0] + b1[0] > 0 and a1[0] + b0[0] > 0
+
     def cost(self, a: int, b: int) -> tuple[int, ...]:
         """The cost of pairing a and b (a ranked above b)."""
         pa, pb = self.pasts[a], self.pasts[b]
@@ -152,7 +161,7 @@ class _Round:
             (a0[0] + b1[0], a0[1] + b1[1], a0[2] + b1[2], a0[3] + b1[3]),
             (a1[0] + b0[0], a1[1] + b0[1], a1[2] + b0[2], a1[3] + b0[3]),
         )
-        return (0, int(ga != gb), seats[0], distance * distance, *seats[1:], order)
+        return (0, seats[0], int(ga != gb), distance * distance, *seats[1:], order)
 
     def solve(self, vertices: list[int], *, bye: bool) -> dict[int, int] | None:
         """The best pairing of `vertices` over every rematch-free pair (None: none pairs
@@ -208,13 +217,16 @@ class _Round:
         costs: dict[tuple[int, int], tuple[int, ...]] = {}
         for i, a in enumerate(vertices):
             for b in vertices[i + 1 :]:
-                if self.free(a, b):
+                # A pair that would give one of them a third same seat is no pair in a
+                # score group (FIDE's absolute seat rule): they move down instead, and
+                # only the bottom's one matching may give a third, when nothing else can.
+                if self.free(a, b) and not self.third_either_way(a, b):
                     costs[(a, b)] = self.cost(a, b)
         if len(vertices) % 2:
             for a in vertices:  # DOWN: who moves on down; a floater again, last
                 below = len(self.groups[self.group_of[a]]) - 1 - self.place[a]
                 again = int(a in moving)
-                costs[(a, DOWN)] = (0, 2 * again, *_ZERO[3:], min(below, 3))
+                costs[(a, DOWN)] = (0, 0, 2 * again, *_ZERO[4:], min(below, 3))
         partner = _match(costs, (len(vertices) + 1) // 2)
         down = [v for v in vertices if partner.get(v, DOWN) == DOWN]
         return {a: b for a, b in partner.items() if DOWN not in (a, b)}, down

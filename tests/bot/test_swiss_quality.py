@@ -2,9 +2,10 @@
 players, draws, forfeits won and double forfeits, withdrawals; over 1,000 rounds in all.
 
 In every round: never a rematch of a game played, never a bye to a player who has had one
-or won by forfeit, no pair across score groups when a pairing without any exists (the
-group-by-group best, benchmarks/swiss_sim.py `clean`), and a third same seat in a row only
-where the pair's two players both had that seat twice (so one of them must have it again).
+or won by forfeit, no pair across score groups when a pairing without any (and without
+a third same seat) exists (the group-by-group best, benchmarks/swiss_sim.py `clean`), and a
+third same seat in a row only where the pair's two players both had that seat twice (so
+one of them must have it again); on these seeds, none at all.
 The figures against other libraries: benchmarks/swiss_compare.py."""
 
 import pytest
@@ -36,5 +37,5 @@ def test_simulated_events_keep_every_rule():
             thirds += m.thirds
     assert rounds >= 1000
     # the pairing's figures on these seeds (a change that makes them worse shows here)
-    assert moves / rounds < 3.0
-    assert thirds <= rounds // 60
+    assert moves / rounds < 2.8
+    assert thirds == 0
