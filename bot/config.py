@@ -43,6 +43,7 @@ class Config:
     metrics_port: int | None = None  # /healthz and /metrics over HTTP (None: not served)
     metrics_host: str = "127.0.0.1"
     computer_workers: int = 1
+    render_workers: int = 0  # 0: pictures drawn in threads of the bot's process
     defaults: Settings = field(default_factory=lambda: Settings(0))
     source: str = "the defaults"  # the file the settings were read from
 
@@ -108,6 +109,9 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
     },
     "computer": {
         "workers": (int, lambda v: 1 <= v <= 32, "a whole number from 1 to 32"),
+    },
+    "render": {
+        "workers": (int, lambda v: 0 <= v <= 32, "a whole number from 0 to 32"),
     },
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -209,6 +213,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
     bot = settings.get("bot", {})
     defaults = settings.get("defaults", {})
     computer = settings.get("computer", {})
+    render = settings.get("render", {})
     dev = bot.get("dev_guild") or None
     shards = parse_shards(bot["shards"]) if "shards" in bot else None
     shard_count = int(bot["shard_count"]) if "shard_count" in bot else None
@@ -229,6 +234,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
         metrics_port=int(bot.get("metrics_port", 0)) or None,
         metrics_host=str(bot.get("metrics_host", "127.0.0.1")),
         computer_workers=int(computer.get("workers", 1)),
+        render_workers=int(render.get("workers", 0)),
         defaults=Settings(
             0,
             float(defaults.get("reminder_hours", 24)),

@@ -40,6 +40,7 @@ from bot.front.controls import (
     step_view,
 )
 from bot.front.games import with_my_games
+from bot.front.pictures import Painter
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
@@ -63,21 +64,6 @@ log = logging.getLogger("schotten.bot")
 MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
-def _render_board(info: MatchInfo, locale: str) -> bytes:
-    from render import render_board
-
-    return render_board(info.match.view(None), names=info.names, locale=locale)
-
-
-def _render_hand(info: MatchInfo, seat: int, locale: str) -> bytes:
-    """The hand's picture: the board from the player's side with their hand under it, so
-    that on a phone the DM alone is enough to decide (render/turn.py)."""
-    from render import render_turn
-
-    view = info.match.view(seat)
-    return render_turn(view, names=info.names, name=info.names[seat], locale=locale)
-
-
 class Front:
     """What the bot does; the client and its controls call into it."""
 
@@ -85,6 +71,7 @@ class Front:
         self.client = client
         self.service = service
         self.computer: Computer | None = None
+        self.painter = Painter()  # threads; the client sets [render] workers
         self.relay = Relay(self)
         # One replay or analysis at a time, so a burst of them cannot crowd out play.
         self.heavy = asyncio.Semaphore(1)
@@ -184,14 +171,14 @@ class Front:
 
     async def board_file(self, info: MatchInfo, locale: str | None = None) -> discord.File:
         """The board picture, in `locale` (the current language if None): the server's."""
-        png = await asyncio.to_thread(_render_board, info, locale or current())
+        png = await self.painter.board(info, locale or current())
         return discord.File(io.BytesIO(png), filename=f"board-{info.id}-{info.version}.png")
 
     async def hand_file(
         self, info: MatchInfo, seat: int, locale: str | None = None
     ) -> discord.File:
         """A hand picture, in `locale` (the current language if None): its player's."""
-        png = await asyncio.to_thread(_render_hand, info, seat, locale or current())
+        png = await self.painter.hand(info, seat, locale or current())
         return discord.File(io.BytesIO(png), filename=f"hand-{info.id}-{info.version}.png")
 
     # Channels ---------------------------------------------------------------------------------
@@ -509,7 +496,7 @@ class Front:
     async def board_answer(self, info: MatchInfo) -> Answer:
         """The board as everyone may see it, with its Show my hand button, in the current
         language: `/schotten board`'s private answer, and what its Post in channel posts."""
-        png = await asyncio.to_thread(_render_board, info, current())
+        png = await self.painter.board(info, current())
         await self.service.timing(info)  # the time left, shown under the turn
         return Answer(
             texts.board_caption(info, []),

@@ -28,6 +28,7 @@ from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
 from bot.front.mentions import CommandMentions
+from bot.front.pictures import Painter
 from bot.front.privacy import PRIVACY_CONTROLS
 from bot.front.privacy import understood as privacy_understood
 from bot.front.replies import report
@@ -136,6 +137,8 @@ class SchottenBot(discord.AutoShardedClient):
         if self.seed is not None:
             self.computer.rng.seed(self.seed + 1)
         self.front.computer = self.computer
+        self.front.painter = Painter(self.config.render_workers)
+        self.front.painter.start()
         self.add_dynamic_items(
             *ALL_CONTROLS, *LOOKBACK_CONTROLS, *GAMES_CONTROLS, *PRIVACY_CONTROLS
         )
@@ -202,6 +205,8 @@ class SchottenBot(discord.AutoShardedClient):
         if self.computer is not None:
             await self.computer.stop()
         await super().close()
+        if self.front is not None:
+            self.front.painter.stop()
         if self.service is not None:
             await self.service.close()
             self.service = None

@@ -408,10 +408,16 @@ async def running_bot(
     seed: int | None = None,
     timer_seconds: float = 3600.0,
     metrics_port: int | None = None,
+    render_workers: int = 0,
 ) -> AsyncIterator[SchottenBot]:
     """The bot in this process, connected to the emulator and ready (the sandbox's, and the
     end-to-end tests' and benchmarks')."""
-    config = Config(database=database, timer_seconds=timer_seconds, metrics_port=metrics_port)
+    config = Config(
+        database=database,
+        timer_seconds=timer_seconds,
+        metrics_port=metrics_port,
+        render_workers=render_workers,
+    )
     bot = SchottenBot(config, clock=clock, seed=seed, guild_ready_timeout=0.1)
     runner = asyncio.create_task(bot.start(emu.token))
     try:

@@ -1,0 +1,64 @@
+"""The board and hand pictures drawn in worker processes (`[render] workers`) are the same
+bytes as those drawn in threads, and a bot drawing in processes posts them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.front.pictures import Painter, board_png, hand_png
+from bot.records import MatchInfo
+from bot.sandbox import running_bot
+from engine.api import MatchSpec, new_match
+from tests.bot.test_e2e import start_game
+
+
+def mid_game(variant: str) -> MatchInfo:
+    match = new_match(MatchSpec(variant), seed=11)
+    rng = random.Random(4)
+    for _ in range(15):
+        match.apply(rng.choice(match.legal_moves()))
+    spec = MatchSpec(variant)
+    return MatchInfo(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        players=(1, 2),
+        names=("Amélie", "Bob"),
+        spec=spec,
+        seed=11,
+        version=15,
+        status="active",
+        match=match,
+        created_at=0.0,
+        due_since=0.0,
+    )
+
+
+@pytest.mark.parametrize("variant", ["classic", "siege-tactics"])
+async def test_processes_draw_the_same_pictures_as_threads(variant):
+    info = mid_game(variant)
+    painter = Painter(workers=1)
+    painter.start()
+    try:
+        for locale in ("en", "fr"):
+            board = await painter.board(info, locale)
+            assert board == board_png(info.match, info.names, locale)
+            for seat in (0, 1):
+                hand = await painter.hand(info, seat, locale)
+                assert hand == hand_png(info.match, seat, info.names, locale)
+            assert board != hand_png(info.match, 0, info.names, locale)
+    finally:
+        painter.stop()
+
+
+async def test_a_bot_drawing_in_processes_posts_its_board_and_hand(world):
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db, render_workers=1) as bot:
+        assert bot.front.painter.pool is not None
+        info = await start_game(bot, emu, guild, alice, bob)  # waits for the board and hand
+        board = f"board-{info.id}-0.png"
+        posted = [a for m in emu.world.channel(info.channel_id).messages for a in m.attachments]
+        assert any(a.filename == board and a.data.startswith(b"\x89PNG") for a in posted)
+    assert bot.front.painter.pool is None  # stopped with the bot
