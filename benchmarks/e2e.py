@@ -18,6 +18,9 @@ players (`e2e_players_cpu_ms_per_move`), by sampling the threads' stacks
 step) and this is the turns a second actually served at the highest step whose
 `e2e_move_p95_ms` stayed at most 1 s.
 
+`E2E_RENDER_WORKERS=N` runs the bot with `[render] workers = N` (pictures drawn in N
+processes); the CPU figures are then this process's alone, without the drawing.
+
 `start_games` and `paced_moves` are the load; benchmarks/e2e_shards.py plays the same one
 against bot processes of their own.
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import random
 import statistics
 import subprocess
@@ -251,7 +255,9 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
     with tempfile.TemporaryDirectory() as tmp:
         async with Emulator() as emu, emu.point_discord():
             guild = emu.create_guild("Bench")
-            async with running_bot(emu, Path(tmp) / "e2e.sqlite3") as bot:
+            workers = int(os.environ.get("E2E_RENDER_WORKERS", "0"))
+            extra = {"render_workers": workers} if workers else {}  # older trees lack it
+            async with running_bot(emu, Path(tmp) / "e2e.sqlite3", **extra) as bot:
                 service = bot.service
                 assert service is not None
                 made = itertools.count()
