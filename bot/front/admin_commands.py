@@ -67,36 +67,29 @@ class AdminCommands(app_commands.Group):
         language: str | None = None,
         vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
-        async with self.front.working():
-            await self._settings(
-                interaction,
-                reminder_hours=reminder_hours,
-                forfeit_hours=forfeit_hours,
-                challenge_hours=challenge_hours,
-                use_threads=use_threads,
-                public_analysis=public_analysis,
-                language=language,
-                vacation_days=vacation_days,
-            )
-
-    async def _settings(
-        self, interaction: discord.Interaction, language: str | None, **options: Any
-    ) -> None:
-        guild = guild_of(interaction)
-        await acknowledge(interaction, private=True)
+        options = {
+            "reminder_hours": reminder_hours,
+            "forfeit_hours": forfeit_hours,
+            "challenge_hours": challenge_hours,
+            "use_threads": use_threads,
+            "public_analysis": public_analysis,
+            "vacation_days": vacation_days,
+        }
         changes: dict[str, Any] = {k: v for k, v in options.items() if v is not None}
         if language is not None:  # "auto": follow the server's Discord language
             changes["language"] = None if language == "auto" else language
-        if changes:
-            s = await self.service.update_settings(
-                guild, is_manager=is_manager(interaction), **changes
-            )
-            head = _("Settings updated.")
-        else:
-            s = await self.service.settings(guild)
-            head = _("Settings of this server")
-        lines = [head, *await settings_lines(self.front, s, guild)]
-        await interaction.followup.send("\n".join(lines), ephemeral=True)
+        async with self.front.working():
+            guild = guild_of(interaction)
+            await acknowledge(interaction, private=True)
+            if changes:
+                manager = is_manager(interaction)
+                s = await self.service.update_settings(guild, is_manager=manager, **changes)
+                head = _("Settings updated.")
+            else:
+                s = await self.service.settings(guild)
+                head = _("Settings of this server")
+            lines = [head, *await settings_lines(self.front, s, guild)]
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @app_commands.command(description="What I keep about a member who left, and deleting it")
     @app_commands.describe(member="A member who has left this server")

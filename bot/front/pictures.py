@@ -27,28 +27,22 @@ def _worker_start() -> None:
     os.nice(WORKER_NICENESS)
 
 
-def board_png(match: Playable, names: Sequence[str], locale: str) -> bytes:
-    """The board as everyone may see it."""
-    from render import render_board
+def draw(match: Playable, seat: int | None, names: Sequence[str], locale: str) -> bytes:
+    """The board as everyone may see it (`seat` None), or a seat's turn picture: the board
+    from their side with their hand under it, so that on a phone the DM alone is enough to
+    decide (render/turn.py)."""
+    from render import render_board, render_turn
 
-    return render_board(match.view(None), names=names, locale=locale)
-
-
-def hand_png(match: Playable, seat: int, names: Sequence[str], locale: str) -> bytes:
-    """A player's turn picture: the board from their side, their hand under it, so that on
-    a phone the DM alone is enough to decide (render/turn.py)."""
-    from render import render_turn
-
-    view = match.view(seat)
-    return render_turn(view, names=names, name=names[seat], locale=locale)
+    if seat is None:
+        return render_board(match.view(None), names=names, locale=locale)
+    return render_turn(match.view(seat), names=names, name=names[seat], locale=locale)
 
 
-def _board_from_state(state: dict[str, Any], names: Sequence[str], locale: str) -> bytes:
-    return board_png(load_match(state), names, locale)
-
-
-def _hand_from_state(state: dict[str, Any], seat: int, names: Sequence[str], locale: str) -> bytes:
-    return hand_png(load_match(state), seat, names, locale)
+def _draw_saved(
+    state: dict[str, Any], seat: int | None, names: Sequence[str], locale: str
+) -> bytes:
+    """In a worker process: `draw` from the game's saved state."""
+    return draw(load_match(state), seat, names, locale)
 
 
 class Painter:
@@ -68,17 +62,15 @@ class Painter:
             self.pool = None
 
     async def board(self, info: MatchInfo, locale: str) -> bytes:
-        names = list(info.names)
-        if self.pool is None:
-            return await asyncio.to_thread(board_png, info.match, names, locale)
-        state = info.match.to_json()
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, _board_from_state, state, names, locale)
+        return await self._draw(info, None, locale)
 
     async def hand(self, info: MatchInfo, seat: int, locale: str) -> bytes:
+        return await self._draw(info, seat, locale)
+
+    async def _draw(self, info: MatchInfo, seat: int | None, locale: str) -> bytes:
         names = list(info.names)
         if self.pool is None:
-            return await asyncio.to_thread(hand_png, info.match, seat, names, locale)
-        state = info.match.to_json()
+            return await asyncio.to_thread(draw, info.match, seat, names, locale)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, _hand_from_state, state, seat, names, locale)
+        state = info.match.to_json()
+        return await loop.run_in_executor(self.pool, _draw_saved, state, seat, names, locale)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.front.pictures import Painter, board_png, hand_png
+from bot.front.pictures import Painter, draw
 from bot.records import MatchInfo
 from bot.sandbox import running_bot
 from engine.api import MatchSpec, new_match
@@ -44,11 +44,11 @@ async def test_processes_draw_the_same_pictures_as_threads(variant):
     try:
         for locale in ("en", "fr"):
             board = await painter.board(info, locale)
-            assert board == board_png(info.match, info.names, locale)
+            assert board == draw(info.match, None, info.names, locale)
             for seat in (0, 1):
                 hand = await painter.hand(info, seat, locale)
-                assert hand == hand_png(info.match, seat, info.names, locale)
-            assert board != hand_png(info.match, 0, info.names, locale)
+                assert hand == draw(info.match, seat, info.names, locale)
+            assert board != draw(info.match, 0, info.names, locale)
     finally:
         painter.stop()
 
