@@ -14,25 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image
-
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import speaking
-from render import hand, png, st1_board, st2_board, turn
+from render import hand, png, turn
+from render.board import board_strip, check
+from render.palette import palette
 from render.theme import DEFAULT_THEME, Theme
 
 __all__ = ["DEFAULT_THEME", "Theme", "render_board", "render_hand", "render_turn"]
 
 AnyView = St1View | St2View
-
-
-def _check(view: object) -> AnyView:
-    if not isinstance(view, St1View | St2View):
-        raise TypeError(
-            f"render needs an engine view (match.view(seat)), not {type(view).__name__}"
-        )
-    return view
 
 
 def render_board(
@@ -49,31 +41,7 @@ def render_board(
     (Schotten Totten 2) for a spectator. `locale`: the language of its words, our code
     ("en", "fr", "de") or a Discord locale; English by default."""
     with speaking(locale):
-        return _render_board(view, names, theme, bottom_seat)
-
-
-def _render_board(
-    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
-) -> bytes:
-    return png.encode(_board_image(view, names, theme, bottom_seat))
-
-
-def _board_image(
-    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
-) -> Image.Image:
-    view = _check(view)
-    if len(names) != 2:
-        raise ValueError("names: the display names of seat 0 and seat 1")
-    pair = (str(names[0]), str(names[1]))
-    if bottom_seat not in (None, 0, 1):
-        raise ValueError("bottom_seat: 0, 1 or None")
-    if view.game == "st1" and isinstance(view, St1View):
-        image = st1_board.render(view, pair, theme, bottom_seat)
-    elif view.game == "st2" and isinstance(view, St2View):
-        image = st2_board.render(view, pair, theme, bottom_seat)
-    else:
-        raise TypeError(f"no board for a {type(view).__name__} of game {view.game!r}")
-    return image
+        return png.assemble([board_strip(view, names, theme, bottom_seat)])
 
 
 def render_hand(
@@ -86,7 +54,7 @@ def render_hand(
     """The viewer's hand as PNG bytes. The view must be a seat's (`match.view(seat)`).
     `locale`: as for `render_board`."""
     with speaking(locale):
-        return png.encode(hand.render(_check(view), name, theme))
+        return png.assemble([png.strip(hand.render(check(view), name, theme), palette(theme))])
 
 
 def render_turn(
@@ -100,9 +68,10 @@ def render_turn(
     """A player's board and hand in one picture, as PNG bytes (their hand's DM): the board
     from their side (as `render_board` with `bottom_seat` theirs: it shows only what the
     board shows), their hand under it at the board's width. The view must be a seat's."""
-    view = _check(view)
+    view = check(view)
     if view.viewer is None:
         raise ValueError("a turn needs a player's view (match.view(seat)), not a spectator's")
     with speaking(locale):
-        board = _board_image(view, names, theme, view.viewer)
-        return png.encode(turn.compose(board, hand.render(view, name, theme), theme))
+        board = board_strip(view, names, theme, view.viewer)
+        under = turn.under_board(view, name, theme, board.width)
+        return png.assemble([board, png.strip(under, palette(theme))])

@@ -23,7 +23,7 @@ from engine.cards import AnyCard, Card, TacticCard
 from lang import current
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
-from render.theme import Theme
+from render.theme import Size, Theme
 from render.words import category, hint, short_title, title, value_range
 
 BOARD = "board"
@@ -44,21 +44,30 @@ def card_sprite(
     game: str = "st1",
     wild: Card | None = None,
     dim: bool = False,
+    size: Size | None = None,
 ) -> Image.Image:
     """The RGBA sprite of `card` in `face` (BOARD, HAND or CHIP). `wild` is the card a wild
     card stands for on a claimed stone; `dim` greys and hatches it (cannot be played now,
-    or on the losing side of a claimed stone)."""
+    or on the losing side of a claimed stone). `size`: a hand card drawn as the theme draws
+    it, brought to this size instead of the theme's (a hand under a board, enlarged)."""
     # Clan cards carry no words: one sprite for every language.
     language = current() if isinstance(card, TacticCard) or wild is not None else ""
     if text.is_recording():
         # Drawn afresh, so that the recorder sees the words on the card.
-        return _sprite.__wrapped__(_key(card), face, theme, game, wild, dim, language)
-    return _sprite(_key(card), face, theme, game, wild, dim, language)
+        return _sprite.__wrapped__(_key(card), face, theme, game, wild, dim, language, size)
+    return _sprite(_key(card), face, theme, game, wild, dim, language, size)
 
 
 @lru_cache(maxsize=2048)
 def _sprite(
-    card: AnyCard, face: str, theme: Theme, game: str, wild: Card | None, dim: bool, language: str
+    card: AnyCard,
+    face: str,
+    theme: Theme,
+    game: str,
+    wild: Card | None,
+    dim: bool,
+    language: str,
+    size: Size | None = None,
 ) -> Image.Image:
     # `language` is only a key: the words are drawn in the current one, which it names.
     if face == CHIP:
@@ -66,7 +75,7 @@ def _sprite(
     elif face == BOARD:
         img = _board_card(card, theme, game, wild)
     elif face == HAND:
-        img = _hand_card(card, theme, game)
+        img = _hand_card(card, theme, game, size or theme.hand_card)
     else:
         raise ValueError(f"unknown card face {face!r}")
     if dim:
@@ -203,23 +212,25 @@ def _clan_face(
     text.draw(d, ((lo + hi) / 2, cy), str(card.value), f, look.ink, "mm", scale=s)
 
 
-def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
+def _hand_card(card: AnyCard, theme: Theme, game: str, size: Size) -> Image.Image:
+    """Drawn at the theme's size, supersampled, then brought to `size`."""
     w, h = theme.hand_card.w, theme.hand_card.h
     img, d, s = _canvas(w, h, theme)
     W, H = w * s, h * s
+    shown = s * w / size.w  # how much larger than its final size it is drawn (for recording)
     if isinstance(card, Card):
         look = theme.card_color(card.color)
         _card_body(d, w, h, s, theme, look.fill, "#00000055")
         fv = text.bold(theme, 54 * s)
-        text.draw(d, (12 * s, 8 * s), str(card.value), fv, look.ink, "la", scale=s)
+        text.draw(d, (12 * s, 8 * s), str(card.value), fv, look.ink, "la", scale=shown)
         fl = text.bold(theme, 24 * s)
-        text.draw(d, (W - 12 * s, 12 * s), card.color.letter, fl, look.ink, "ra", scale=s)
+        text.draw(d, (W - 12 * s, 12 * s), card.color.letter, fl, look.ink, "ra", scale=shown)
         sym = 70 * s
         cx, cy = W / 2, H * 0.64
         draw_symbol(
             d, look.symbol, (cx - sym / 2, cy - sym / 2, cx + sym / 2, cy + sym / 2), look.ink
         )
-        return shrink(img, w, h)
+        return shrink(img, size.w, size.h)
     _tactic_body(d, w, h, s, theme)
     small = theme.small_size - 2  # the hand is narrower than a board: 16 px reads as 9+
     family = category(card.kind).upper()
@@ -227,7 +238,7 @@ def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
     fc = _fitting(family, theme, (w - 16) * s, small * s, bold=False)
     if fc.getlength(family) > (w - 16) * s:
         family = category(card.kind)  # capitals are wider: "Troupe d'élite"
-    text.draw(d, (W / 2, 14 * s), family, fc, theme.tactic_gold, "mt", scale=s, room=inner)
+    text.draw(d, (W / 2, 14 * s), family, fc, theme.tactic_gold, "mt", scale=shown, room=inner)
     # The largest size at which the name fits on two lines ("Blind-Man's Bluff").
     ft, names = text.lines(
         title(card.kind),
@@ -240,15 +251,15 @@ def _hand_card(card: AnyCard, theme: Theme, game: str) -> Image.Image:
     )
     y = H * 0.33 - (len(names) - 1) * 12 * s
     for line in names:
-        text.draw(d, (W / 2, y), line, ft, theme.tactic_text, "mm", scale=s, room=inner)
+        text.draw(d, (W / 2, y), line, ft, theme.tactic_text, "mm", scale=shown, room=inner)
         y += 24 * s
     fh = text.regular(theme, small * s)
     hints = text.wrap_all(hint(card.kind, game), fh, (w - 18) * s, hyphenate=True)
     hy = H * 0.62 - max(0, len(hints) - 3) * 9 * s
     for line in hints:
-        text.draw(d, (W / 2, hy), line, fh, theme.tactic_gold, "mm", scale=s, room=inner)
+        text.draw(d, (W / 2, hy), line, fh, theme.tactic_gold, "mm", scale=shown, room=inner)
         hy += 19 * s
-    return shrink(img, w, h)
+    return shrink(img, size.w, size.h)
 
 
 def _chip(card: AnyCard, theme: Theme) -> Image.Image:

@@ -4,7 +4,7 @@ not depend on colour), and a line that says whose turn it is and what to do."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image
 
@@ -17,13 +17,14 @@ from render import text
 from render.cards import HAND, card_sprite
 from render.frame import block, canvas, finish
 from render.shapes import panel, paste
-from render.theme import Theme
+from render.theme import Size, Theme
 from render.words import engine_words
 
 LIFT = 12  # playable cards stand this much higher than the others
 GAP = 12
 ROW_GAP = 2 * LIFT + 14
 PER_ROW = 4  # the hand wraps after four cards, in its order, so that it stays phone-sized
+STATUS_ROW = 26  # the height of a line of the status badge
 
 # What the player the game waits for is asked to do, by phase; cards matter in these phases.
 _CARD_PHASES = {"play", "prepare", "recruit-return", "exchange"}
@@ -35,14 +36,72 @@ _ASKS = {
 }
 
 
-def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Image:
+def natural_width(theme: Theme) -> int:
+    """The hand's width at the theme's sizes."""
+    return 2 * (theme.margin + 4) + PER_ROW * theme.hand_card.w + (PER_ROW - 1) * GAP
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The hand's sizes, the theme's enlarged by `scale` (1 for the hand alone; about 1.2
+    under a board, drawn at the board's width rather than enlarged afterwards, which is
+    sharper and a fifth of the time)."""
+
+    theme: Theme
+    scale: float
+
+    def px(self, n: float) -> int:
+        return round(n * self.scale)
+
+    @property
+    def lift(self) -> int:
+        return self.px(LIFT)
+
+    @property
+    def gap(self) -> int:
+        return self.px(GAP)
+
+    @property
+    def row_gap(self) -> int:
+        return self.px(ROW_GAP)
+
+
+def layout(theme: Theme, width: int | None = None) -> Layout:
+    """The sizes of a hand `width` pixels wide (its natural width if None)."""
+    if width is None:
+        return Layout(theme, 1.0)
+    k = width / natural_width(theme)
+    card = theme.hand_card
+    scaled = replace(
+        theme,
+        hand_card=Size(round(card.w * k), round(card.h * k)),
+        title_size=round(theme.title_size * k),
+        label_size=round(theme.label_size * k),
+        small_size=round(theme.small_size * k),
+        margin=round(theme.margin * k),
+        radius=round(theme.radius * k),
+    )
+    return Layout(scaled, k)
+
+
+def render(
+    view: St1View | St2View, name: str | None, theme: Theme, width: int | None = None
+) -> Image.Image:
+    """The hand's picture; `width`: drawn that wide, everything enlarged to fit (under a
+    board, at the board's width), else at the theme's sizes."""
     if view.viewer is None or view.hand is None:
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
+    lay = layout(theme, width)
+    base, theme = theme, lay.theme
+    px = lay.px
     card = theme.hand_card
-    m = theme.margin + 4
     cards = view.hand
-    width = 2 * m + PER_ROW * card.w + (PER_ROW - 1) * GAP
-    places = card_places(view, theme)
+    if width is None:
+        width = natural_width(theme)
+    # The cards centred (an enlarged hand's sizes are rounded, so its sides may differ by
+    # a pixel from the margin's).
+    m = (width - PER_ROW * card.w - (PER_ROW - 1) * lay.gap) // 2
+    places = card_places(view, theme, lay)
     deciding = _deciding(view)
     marks = any(p.dim for p in places) or any(p.raised for p in places)
     playable = frozenset(p.card for p in places if p.raised)
@@ -59,17 +118,17 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
             )
         )
     foot = [line for line in foot if line]
-    img, d = canvas(width, 2000, theme)
+    img, d = canvas(width, px(2000), theme)
 
     # TRANSLATORS: the title of a player's hand, sent to them privately.
     title = _("{player}'s hand").format(player=name) if name else _("Your hand")
-    y = 10 + round(
+    y = px(10) + round(
         block(
             d,
             theme,
-            (m, 10),
+            (m, px(10)),
             title,
-            (theme.title_size, 26, 22),
+            (theme.title_size, px(26), px(22)),
             width - 2 * m,
             strong=True,
             max_lines=2,
@@ -81,36 +140,39 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
             game = _("{variant}  ·  Attacker").format(variant=game)
         else:
             game = _("{variant}  ·  Defender").format(variant=game)
-    y += (
-        round(
-            block(
-                d,
-                theme,
-                (m, y),
-                game,
-                (theme.label_size,),
-                width - 2 * m,
-                fill=theme.text_muted,
-                max_lines=2,
-            )
+    y += round(
+        block(
+            d,
+            theme,
+            (m, y),
+            game,
+            (theme.label_size,),
+            width - 2 * m,
+            fill=theme.text_muted,
+            max_lines=2,
         )
-        + 6
-    )
+    ) + px(6)
     status, waiting = _status(view, deciding, playable)
-    fs, rows = text.lines(status, theme, (theme.label_size,), width - 2 * m - 24, 2, strong=True)
-    sw = round(max(fs.getlength(r) for r in rows)) + 24
-    sh = len(rows) * 26 + 8
+    pad = px(12)
+    fs, rows = text.lines(
+        status, theme, (theme.label_size,), width - 2 * m - 2 * pad, 2, strong=True
+    )
+    row_h = px(STATUS_ROW)
+    sw = round(max(fs.getlength(r) for r in rows)) + 2 * pad
+    sh = len(rows) * row_h + px(8)
     fill = theme.surface if waiting else theme.turn_badge
     ink = theme.text if waiting else theme.text_dark
-    paste(img, panel(sw, sh, 8, fill, scale=theme.supersample), (m, y))
+    paste(img, panel(sw, sh, px(8), fill, scale=theme.supersample), (m, y))
     for i, row in enumerate(rows):
-        room = (m, y + 4 + 26 * i, m + sw, y + 4 + 26 * (i + 1))
-        text.draw(d, (m + 12, y + 4 + 13 + 26 * i), row, fs, ink, "lm", room=room)
-    y += sh + 8
+        top_of_row = y + px(4) + row_h * i
+        room = (m, top_of_row, m + sw, top_of_row + row_h)
+        text.draw(d, (m + pad, top_of_row + row_h / 2), row, fs, ink, "lm", room=room)
+    y += sh + px(8)
 
-    top = y + LIFT
+    top = y + lay.lift
     for p in places:
-        sprite = card_sprite(p.card, HAND, theme, game=view.game, dim=p.dim)
+        # The cards as the hand alone draws them, enlarged from their supersampled drawing.
+        sprite = card_sprite(p.card, HAND, base, game=view.game, dim=p.dim, size=card)
         paste(img, sprite, (m + p.x, top + p.y + p.dy))
     # Cards the Recruiter just drew carry a tag on their lower edge, so the player sees
     # which ones are new before choosing two to put back.
@@ -119,10 +181,10 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
     new = pgettext("hand tag", "NEW")
     for p in places:
         if p.card in recruited:
-            tw, th = round(tag_font.getlength(new)) + 16, theme.small_size + 10
+            tw, th = round(tag_font.getlength(new)) + px(16), theme.small_size + px(10)
             tx = m + p.x + (card.w - tw) // 2
-            ty = top + p.y + p.dy + card.h - th // 2 - 4
-            paste(img, panel(tw, th, 6, theme.turn_badge, scale=theme.supersample), (tx, ty))
+            ty = top + p.y + p.dy + card.h - th // 2 - px(4)
+            paste(img, panel(tw, th, px(6), theme.turn_badge, scale=theme.supersample), (tx, ty))
             room = (tx, ty, tx + tw, ty + th)
             text.draw(
                 d, (tx + tw / 2, ty + th / 2), new, tag_font, theme.text_dark, "mm", room=room
@@ -132,7 +194,7 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
         none = pgettext("hand", "no cards")
         text.draw(d, (width / 2, top + card.h / 2), none, fr, theme.text_muted, "mm")
     n_rows = max(1, -(-len(cards) // PER_ROW))
-    y = top + n_rows * card.h + (n_rows - 1) * ROW_GAP + LIFT + 8
+    y = top + n_rows * card.h + (n_rows - 1) * lay.row_gap + lay.lift + px(8)
     for line in foot:
         y += round(
             block(
@@ -147,7 +209,7 @@ def render(view: St1View | St2View, name: str | None, theme: Theme) -> Image.Ima
                 max_lines=3,
             )
         )
-    return finish(img, y + m - 4, theme)
+    return finish(img, y + theme.margin, theme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,25 +229,29 @@ def _deciding(view: St1View | St2View) -> bool:
     return view.outcome is None and view.to_decide == view.viewer and bool(view.legal_moves)
 
 
-def card_places(view: St1View | St2View, theme: Theme) -> list[CardPlace]:
+def card_places(
+    view: St1View | St2View, theme: Theme, lay: Layout | None = None
+) -> list[CardPlace]:
     """The hand in the view's stable order, four to a row. When the player must choose a
     card, the cards a legal move plays (`view.playable()`) stand raised and the others sit
-    lower, dimmed and hatched; otherwise all stand level."""
+    lower, dimmed and hatched; otherwise all stand level. `lay`: an enlarged hand's sizes."""
+    lay = lay or Layout(theme, 1.0)
     marks = _deciding(view) and view.phase in _CARD_PHASES
     playable = view.playable() if marks else frozenset()
+    card = lay.theme.hand_card
     places = []
     for i, c in enumerate(view.hand or ()):
         can = c in playable
-        dy = 0 if not marks else -LIFT if can else LIFT
+        dy = 0 if not marks else -lay.lift if can else lay.lift
         col, row = i % PER_ROW, i // PER_ROW
         places.append(
             CardPlace(
                 c,
-                col * (theme.hand_card.w + GAP),
+                col * (card.w + lay.gap),
                 dy,
                 marks and can,
                 marks and not can,
-                row * (theme.hand_card.h + ROW_GAP),
+                row * (card.h + lay.row_gap),
             )
         )
     return places

@@ -377,7 +377,7 @@ def draw(
     fill: str,
     anchor: str = "la",
     *,
-    scale: int = 1,
+    scale: float = 1,
     room: Box | None = None,
 ) -> None:
     """Text at `xy` (Pillow anchors: "la" left-top, "mm" centre, "rm" right-middle...). Every
@@ -397,7 +397,7 @@ def _drawn(
     text: str,
     f: ImageFont.FreeTypeFont,
     anchor: str,
-    scale: int,
+    scale: float,
     room: Box | None,
 ) -> Drawn:
     """What the recorder keeps of a line, in final pixels."""

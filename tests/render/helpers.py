@@ -37,13 +37,14 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     return ImageStat.Stat(diff).mean[0], float(blocks.getextrema()[1])
 
 
-def similar(a: Image.Image, b: Image.Image) -> tuple[bool, str]:
+def similar(
+    a: Image.Image, b: Image.Image, *, mean: float = MAX_MEAN, block: float = MAX_BLOCK_MEAN
+) -> tuple[bool, str]:
     if a.size != b.size:
         return False, f"sizes differ: {a.size} != {b.size}"
-    mean, worst = difference(a, b)
-    ok = mean <= MAX_MEAN and worst <= MAX_BLOCK_MEAN
+    found, worst = difference(a, b)
+    ok = found <= mean and worst <= block
     return (
         ok,
-        f"mean difference {mean:.2f} (max {MAX_MEAN}),"
-        f" worst block {worst:.1f} (max {MAX_BLOCK_MEAN})",
+        f"mean difference {found:.2f} (max {mean}), worst block {worst:.1f} (max {block})",
     )

@@ -1,0 +1,91 @@
+"""A turn's pictures share their board's compressed rows (render/board.py): the channel's
+board and the player's turn picture. What a board shows decides whether it is shared, so a
+private move's cards, drawn on its player's board, never reach the spectators' board."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.st1.position import parse_position
+from render import board, render_board, render_turn
+from render.gallery import st1_tactics_midgame, st2_siege_midgame
+from tests.render.helpers import image
+
+NAMES = ("Ann", "Bo")
+
+RECRUITER = """
+variant: tactics
+turn: P1
+hand P1: recruiter R1 R2 B4 G7 Y9 P3
+hand P2: B1 B2 O5 G3 B6 P6 B5
+deck: O1 O2 O3
+tactic deck: spy mud
+stone 5: Y5 | G9
+"""
+
+
+def _fresh(draw):
+    """`draw()` with no board kept from before."""
+    with board._lock:
+        board._kept.clear()
+    return draw()
+
+
+def _top(turn: bytes, height: int) -> bytes:
+    picture = image(turn).convert("RGB")
+    return picture.crop((0, 0, picture.width, height)).tobytes()
+
+
+def test_the_spectators_board_is_the_players_turn_board_drawn_once():
+    for game, seat in ((st1_tactics_midgame(), 0), (st2_siege_midgame(), 0)):
+        spectators = _fresh(lambda g=game: render_board(g.view(None), names=NAMES))
+        assert len(board._kept) == 1
+        turn = render_turn(game.view(seat), names=NAMES, name=NAMES[seat])
+        assert len(board._kept) == 1  # the same rows, not drawn again
+        height = image(spectators).height
+        assert _top(turn, height) == image(spectators).convert("RGB").tobytes()
+        # The same bytes as when each is drawn afresh.
+        again = _fresh(lambda g=game, s=seat: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
+        assert turn == again
+        # From the other seat's side, it is another board.
+        render_turn(game.view(1), names=NAMES, name=NAMES[1])
+        assert len(board._kept) == 2
+
+
+def test_a_private_move_on_the_players_board_never_reaches_the_spectators():
+    game = parse_position(RECRUITER)
+    for move in ("recruiter", "draw clan", "draw tactic", "draw clan", "return R1 R2"):
+        game.play(move)
+    mine, theirs = game.view(0), game.view(None)
+    assert mine.last_move != theirs.last_move  # the player sees which cards went back
+    # The player's board first, so that it is kept, then the spectators' from that side.
+    turn = _fresh(lambda: render_turn(mine, names=NAMES, name=NAMES[0]))
+    spectators = render_board(theirs, names=NAMES, bottom_seat=0)
+    assert spectators == _fresh(lambda: render_board(theirs, names=NAMES, bottom_seat=0))
+    height = image(spectators).height
+    assert _top(turn, height) != image(spectators).convert("RGB").tobytes()
+
+
+def test_what_only_the_hand_holds_does_not_change_the_board_kept():
+    game = st1_tactics_midgame()
+    view = game.view(0)
+    other = dataclasses.replace(view, hand=view.hand[:2], legal_moves=())
+    first = _fresh(lambda: render_board(view, names=NAMES))
+    assert render_board(other, names=NAMES) == first
+    assert len(board._kept) == 1
+
+
+def test_boards_in_two_languages_are_two_boards():
+    game = st1_tactics_midgame()
+    english = _fresh(lambda: render_board(game.view(None), names=NAMES))
+    french = render_board(game.view(None), names=NAMES, locale="fr")
+    assert english != french and len(board._kept) == 2
+    assert english == render_board(game.view(None), names=NAMES, locale="en")
+
+
+def test_no_more_than_kept_boards_are_kept():
+    game = st1_tactics_midgame()
+    _fresh(lambda: None)
+    for i in range(board.KEPT + 5):
+        render_board(game.view(None), names=(f"Ann {i}", "Bo"))
+    assert len(board._kept) == board.KEPT
