@@ -18,7 +18,7 @@ from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import speaking
 from render import hand, png, turn
-from render.board import board_strip, check
+from render.board import board_strips, check
 from render.palette import palette
 from render.theme import DEFAULT_THEME, Theme
 
@@ -41,7 +41,7 @@ def render_board(
     (Schotten Totten 2) for a spectator. `locale`: the language of its words, our code
     ("en", "fr", "de") or a Discord locale; English by default."""
     with speaking(locale):
-        return png.assemble([board_strip(view, names, theme, bottom_seat)])
+        return png.assemble(board_strips(view, names, theme, bottom_seat))
 
 
 def render_hand(
@@ -72,6 +72,6 @@ def render_turn(
     if view.viewer is None:
         raise ValueError("a turn needs a player's view (match.view(seat)), not a spectator's")
     with speaking(locale):
-        board = board_strip(view, names, theme, view.viewer)
-        under = turn.under_board(view, name, theme, board.width)
-        return png.assemble([board, png.strip(under, palette(theme))])
+        board = board_strips(view, names, theme, view.viewer)
+        under = turn.under_board(view, name, theme, board[0].width)
+        return png.assemble([*board, png.strip(under, palette(theme))])

@@ -15,6 +15,7 @@ from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import current
 from render import png, st1_board, st2_board, text
+from render.bands import Bands, strips
 from render.palette import palette
 from render.theme import Theme
 
@@ -44,7 +45,11 @@ def left_seat(view: AnyView, bottom_seat: int | None) -> int:
 
 
 def board_image(
-    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
+    view: AnyView,
+    names: Sequence[str],
+    theme: Theme,
+    bottom_seat: int | None,
+    bands: Bands | None = None,
 ) -> Image.Image:
     view = check(view)
     if len(names) != 2:
@@ -54,9 +59,9 @@ def board_image(
         raise ValueError("bottom_seat: 0, 1 or None")
     left = left_seat(view, bottom_seat)
     if view.game == "st1" and isinstance(view, St1View):
-        return st1_board.render(view, pair, theme, left)
+        return st1_board.render(view, pair, theme, left, bands=bands)
     if view.game == "st2" and isinstance(view, St2View):
-        return st2_board.render(view, pair, theme, left)
+        return st2_board.render(view, pair, theme, left, bands=bands)
     raise TypeError(f"no board for a {type(view).__name__} of game {view.game!r}")
 
 
@@ -70,15 +75,16 @@ def _shown(view: AnyView) -> AnyView:
     return dataclasses.replace(view, **private)  # type: ignore[arg-type]
 
 
-def board_strip(
+def board_strips(
     view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
-) -> png.Strip:
+) -> tuple[png.Strip, ...]:
     """The board's rows, in the theme's palette, compressed; in the current language. Kept
-    for the next call that would draw the same board, except while text is being recorded
-    (render/text.py), as the sprite caches are."""
+    for the next call that would draw the same board, its stones' or tiles' rows kept on
+    their own (render/bands.py); except while text is being recorded (render/text.py), as
+    the sprite caches are."""
     view = check(view)
     if text.is_recording():
-        return png.strip(board_image(view, names, theme, bottom_seat), palette(theme))
+        return (png.strip(board_image(view, names, theme, bottom_seat), palette(theme)),)
     key: Hashable = (
         _shown(view),
         tuple(str(n) for n in names),
@@ -93,10 +99,18 @@ def board_strip(
     except KeyError:
         pass
     except TypeError:  # a view holding something unhashable: drawn, not kept
-        return png.strip(board_image(view, names, theme, bottom_seat), palette(theme))
-    rows = png.strip(board_image(view, names, theme, bottom_seat), palette(theme))
+        return _drawn(view, names, theme, bottom_seat)
+    rows = _drawn(view, names, theme, bottom_seat)
     with _lock:
         _kept[key] = rows
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
     return rows
+
+
+def _drawn(
+    view: AnyView, names: Sequence[str], theme: Theme, bottom_seat: int | None
+) -> tuple[png.Strip, ...]:
+    bands = Bands(palette(theme))
+    picture = board_image(view, names, theme, bottom_seat, bands)
+    return tuple(strips(picture, bands))

@@ -20,6 +20,7 @@ from engine.cards import parse_card
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
 from lang import _, ngettext, pgettext
+from render.bands import Bands, place_row
 from render.frame import (
     Banner,
     Face,
@@ -29,7 +30,6 @@ from render.frame import (
     Side,
     banner,
     canvas,
-    draw_row,
     face_pin,
     finish,
     footer,
@@ -56,8 +56,10 @@ def render(
     theme: Theme,
     left: int | None = None,
     notes: Notes | None = None,
+    bands: Bands | None = None,
 ) -> Image.Image:
-    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes."""
+    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes.
+    `bands`: its rows drawn as bands instead, and their place left empty (render/bands.py)."""
     if left is None:
         left = view.viewer if view.viewer is not None else 0
     right = 1 - left
@@ -79,7 +81,7 @@ def render(
     decided = _decided(view)
     for stone in view.stones:
         row = _row(view, stone, left, rings, theme, decided, notes or Notes(badges=True))
-        y = draw_row(img, d, theme, y, row, "st1")
+        y = place_row(img, d, theme, y, row, "st1", bands)
     if view.tactic_deck_size is None:
         decks = _("Clan deck: {clan}").format(clan=view.deck_size)
     else:

@@ -21,6 +21,7 @@ from engine.formations import FormationType
 from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
 from lang import _, ngettext, pgettext
+from render.bands import Bands, place_row
 from render.frame import (
     Banner,
     Face,
@@ -30,7 +31,6 @@ from render.frame import (
     Side,
     banner,
     canvas,
-    draw_row,
     face_pin,
     finish,
     footer,
@@ -59,8 +59,10 @@ def render(
     theme: Theme,
     left: int | None = None,
     notes: Notes | None = None,
+    bands: Bands | None = None,
 ) -> Image.Image:
-    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes."""
+    """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes.
+    `bands`: its rows drawn as bands instead, and their place left empty (render/bands.py)."""
     if left is None:
         # The same picture whoever asks (tests/render/test_privacy.py): the Attacker's side
         # is on the left unless the caller asks for another seat's.
@@ -87,7 +89,7 @@ def render(
     y = sides_line(img, d, theme, y, names, left, (roles[0], roles[1]))
     for tile in view.tiles:
         row = _row(view, tile, left, rings, theme, notes or Notes(badges=True))
-        y = draw_row(img, d, theme, y, row, "st2")
+        y = place_row(img, d, theme, y, row, "st2", bands)
     if view.tactic_deck_size is None:
         decks = _("Siege deck: {siege}").format(siege=view.deck_size)
     else:

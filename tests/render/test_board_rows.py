@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+from PIL import Image
+
 from engine.st1.position import parse_position
-from render import board, render_board, render_turn
-from render.gallery import st1_tactics_midgame, st2_siege_midgame
-from tests.render.helpers import image
+from lang import speaking
+from render import DEFAULT_THEME, bands, board, render_board, render_turn
+from render.board import board_image
+from render.gallery import ST1_TACTICS_MIDGAME, st1_tactics_midgame, st2_siege_midgame
+from render.palette import palette
+from tests.render.helpers import gallery, image
 
 NAMES = ("Ann", "Bo")
 
@@ -89,3 +95,39 @@ def test_no_more_than_kept_boards_are_kept():
     for i in range(board.KEPT + 5):
         render_board(game.view(None), names=(f"Ann {i}", "Bo"))
     assert len(board._kept) == board.KEPT
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "de"])
+def test_a_board_written_in_bands_has_the_pixels_of_the_board_drawn_whole(locale):
+    """Every gallery board, from both sides: its rows' bands (kept or drawn) and what is cut
+    around them tile the picture exactly."""
+    palette_ = palette(DEFAULT_THEME)
+    for p in gallery().values():
+        sides = [None] if p.view.viewer is None else [p.view.viewer, 1 - p.view.viewer]
+        for seat in sides:
+            with speaking(locale):
+                whole = board_image(p.view, p.names, DEFAULT_THEME, seat)
+            expected = whole.quantize(palette=palette_, dither=Image.Dither.NONE)
+            for fresh in (True, False):  # rows drawn now, then rows kept
+                if fresh:
+                    _fresh(lambda: None)
+                    with bands._lock:
+                        bands._kept.clear()
+                got = image(render_board(p.view, names=p.names, bottom_seat=seat, locale=locale))
+                assert got.size == whole.size, p.name
+                assert got.convert("RGB").tobytes() == expected.convert("RGB").tobytes(), p.name
+
+
+def test_a_changed_row_is_drawn_again_and_the_others_are_kept():
+    game = parse_position(ST1_TACTICS_MIDGAME)
+    _fresh(lambda: None)
+    with bands._lock:
+        bands._kept.clear()
+    render_board(game.view(None), names=NAMES)
+    before = dict(bands._kept)
+    assert len(before) == 9
+    game.play("R7 3")
+    after_move = render_board(game.view(None), names=NAMES)
+    added = [k for k in bands._kept if k not in before]
+    assert len(added) == 1  # the stone played on
+    assert after_move == _fresh(lambda: render_board(game.view(None), names=NAMES))
