@@ -481,13 +481,6 @@ def pictures() -> list[Picture]:
     return [p for section in SECTIONS for p in section()]
 
 
-def palette_pictures() -> list[Picture]:
-    """The pictures a theme's palette is chosen from (render/palette.py): boards and hands
-    of both games, tactic cards, a damaged tile, dimmed cards, both seats' claims and a
-    result banner; positions written out, so they cost no search to set up."""
-    return [p for section in (_st1_tactics, _st1_end, _st2_gate, _st2_end) for p in section()]
-
-
 def file_name(name: str, locale: str | None = None) -> str:
     """A gallery picture's file: NAME.png in English, NAME-fr.png in French."""
     return f"{name}.png" if locale in (None, "en") else f"{name}-{locale}.png"

@@ -1,31 +1,33 @@
 """One palette of 256 colours per theme, for the boards and hands (render/png.py).
 
-A board or hand is drawn from the theme's few colours and their anti-aliased blends, so one
-palette chosen once from a handful of reference pictures (`gallery.palette_pictures`) maps
-every board and hand as closely as a palette chosen from each picture alone (mean error under
-one level per channel on every gallery picture; tests/render/test_palette.py). A fixed
-palette is what lets a turn's pictures share their board's compressed rows, and it saves the
-octree search of every picture.
-
-The default theme's palette is kept in render/palette_default.py, so that a bot's first
-picture does not wait for the reference pictures (a second in a fresh process); after a
-change of colours, write it again with `python -m render.palette`. Other themes' palettes
-are chosen when first used.
+A board or hand is drawn from the theme's few colours and their anti-aliased blends: words
+in each ink on each ground, rounded panels and rings, hatching, and the card sprites. So one
+palette chosen once from a sheet of exactly those (every card of every face, plain and
+dimmed; every ink on every ground) maps every board and hand as closely as a palette chosen
+from each picture alone (mean error under one level per channel on every gallery picture;
+tests/render/test_png.py). A fixed palette is what lets a turn's pictures share their
+board's compressed rows (render/board.py, render/bands.py), and it saves the octree search
+of every picture.
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import threading
 from functools import cache
-from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from render.palette_default import DEFAULT_PALETTE
-from render.theme import DEFAULT_THEME, Theme
+from engine.cards import Card, Color, Tactic, TacticCard
+from lang import speaking
+from render import text
+from render.cards import BOARD, CHIP, HAND, card_sprite
+from render.shapes import hatch, panel, paste
+from render.theme import Theme
 
-SAMPLE = 3  # one pixel in SAMPLE x SAMPLE of each reference picture
+WIDTH = 760
+SAMPLE_WORDS = "Ag7◀▶·"
 _lock = threading.Lock()
 
 
@@ -44,65 +46,107 @@ def _colours_only(theme: Theme) -> Theme:
 def palette(theme: Theme) -> Image.Image:
     """The palette of `theme`'s boards and hands, as a "P" image holding it."""
     key = _colours_only(theme)
-    if key == _DEFAULT_COLOURS:
-        return _kept_palette()
-    with _lock:  # drawn once, even when several threads ask for it at first
+    with _lock:  # chosen once, even when several threads ask for it at first
         return _palette(key)
-
-
-_DEFAULT_COLOURS = _colours_only(DEFAULT_THEME)
-
-
-@cache
-def _kept_palette() -> Image.Image:
-    holder = Image.new("P", (1, 1))
-    holder.putpalette(DEFAULT_PALETTE)
-    return holder
-
-
-def chosen(theme: Theme) -> bytes:
-    """The 768 bytes of the palette chosen from `theme`'s reference pictures."""
-    return bytes(_palette(_colours_only(theme)).getpalette() or b"")[: 3 * 256].ljust(768, b"\0")
 
 
 @cache
 def _palette(theme: Theme) -> Image.Image:
-    from lang import speaking
-    from render import hand
-    from render.board import board_image
-    from render.gallery import palette_pictures
+    # In a context of its own: the sheet is not part of what a caller records
+    # (text.recording) or the language it speaks.
+    return contextvars.Context().run(_choose, theme)
 
-    samples = []
+
+def _choose(theme: Theme) -> Image.Image:
     with speaking("en"):
-        for p in palette_pictures():
-            if p.what == "board":
-                image = board_image(p.view, p.names, theme, None)
+        return sheet(theme).quantize(256, method=Image.Quantize.FASTOCTREE)
+
+
+class _Sheet:
+    """Pieces laid out left to right, row by row, on the table's colour."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.pieces: list[tuple[Image.Image, str | None, int, int]] = []
+        self.x = self.y = self.row = 0
+
+    def place(self, piece: Image.Image, ground: str | None = None) -> None:
+        w, h = piece.size
+        if self.x + w + 8 > WIDTH:
+            self.x, self.y, self.row = 0, self.y + self.row + 4, 0
+        self.pieces.append((piece, ground, self.x, self.y))
+        self.x += w + 8
+        self.row = max(self.row, h + 8)
+
+    def done(self) -> Image.Image:
+        img = Image.new("RGB", (WIDTH, self.y + self.row), self.theme.background)
+        for piece, ground, x, y in self.pieces:
+            w, h = piece.size
+            if ground is not None:
+                img.paste(ground, (x, y, x + w + 8, y + h + 8))
+            if piece.mode == "RGBA":
+                paste(img, piece, (x + 4, y + 4))
             else:
-                image = hand.render(p.view, p.names[p.view.viewer], theme)
-            size = (image.width // SAMPLE, image.height // SAMPLE)
-            samples.append(image.resize(size, Image.Resampling.NEAREST))
-    size = (max(s.width for s in samples), sum(s.height for s in samples))
-    sheet = Image.new("RGB", size, theme.background)
-    y = 0
-    for s in samples:
-        sheet.paste(s, (0, y))
-        y += s.height
-    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE)
+                img.paste(piece, (x + 4, y + 4))
+        return img
 
 
-def write_default() -> str:
-    """Write render/palette_default.py from the default theme's reference pictures."""
-    colours = chosen(DEFAULT_THEME)
-    rows = [colours[i : i + 24].hex() for i in range(0, len(colours), 24)]
-    body = "\n".join(f'    "{row}"' for row in rows)
-    path = Path(__file__).with_name("palette_default.py")
-    doc = (
-        '"""The default theme\'s palette: 256 colours, RGB.\n\n'
-        'Written by `python -m render.palette` (see render/palette.py).\n"""\n\n'
-    )
-    path.write_text(f"{doc}DEFAULT_PALETTE = bytes.fromhex(\n{body}\n)\n")
-    return str(path)
-
-
-if __name__ == "__main__":
-    print(write_default())
+def sheet(theme: Theme) -> Image.Image:
+    """What the theme's pictures are made of, on one sheet."""
+    s = _Sheet(theme)
+    # Every colour and kind once on the board, a few in the hand (the same colours,
+    # larger): a hand card takes seven times a board card's time to draw.
+    for c in Color:
+        card = Card(c, 7)
+        for dim in (False, True):
+            s.place(card_sprite(card, BOARD, theme, dim=dim))
+        s.place(card_sprite(Card(c, 10), BOARD, theme, game="st2"))
+        s.place(card_sprite(card, CHIP, theme))
+        s.place(card_sprite(card, HAND, theme, dim=c in (Color.RED, Color.YELLOW)))
+    for kind in Tactic:
+        s.place(card_sprite(TacticCard(kind), BOARD, theme, game="st2"))
+        s.place(card_sprite(TacticCard(kind), CHIP, theme))
+    for kind, dim in ((Tactic.JOKER, True), (Tactic.TRAITOR, False)):
+        s.place(card_sprite(TacticCard(kind), HAND, theme, dim=dim))
+    for c in Color:
+        s.place(card_sprite(TacticCard(Tactic.JOKER), BOARD, theme, wild=Card(c, 7)))
+    grounds = [
+        theme.background,
+        theme.surface,
+        theme.stone,
+        theme.damaged,
+        theme.result,
+        theme.turn_badge,
+        theme.tactic_fill,
+        *theme.seat,
+        *(look.fill for _, look in theme.card_colors),
+    ]
+    inks = [
+        theme.text,
+        theme.text_muted,
+        theme.text_dark,
+        theme.tactic_text,
+        theme.tactic_gold,
+        theme.highlight,
+        theme.mark_played,
+        theme.mark_better,
+        theme.frame,
+        theme.surface_line,
+        theme.slot,
+        theme.stone_line,
+        theme.damaged_line,
+        theme.gate,
+        theme.oil,
+        *theme.seat,
+    ]
+    fonts = [text.bold(theme, theme.label_size), text.regular(theme, theme.small_size)]
+    for ground in grounds:
+        for ink in inks:
+            for f in fonts:
+                words = Image.new("RGB", (round(f.getlength(SAMPLE_WORDS)) + 4, f.size + 8), ground)
+                text.draw(ImageDraw.Draw(words), (2, 4), SAMPLE_WORDS, f, ink)
+                s.place(words, ground)
+            s.place(panel(60, 30, theme.radius, None, ink, 3, theme.supersample), ground)
+        s.place(panel(60, 30, theme.radius, ground, None, 0, theme.supersample))
+        s.place(hatch(60, 30, "#00000060", 9, 2), ground)
+    return s.done()
