@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from lang import current
 from render import png
-from render.frame import ROW_GAP, Row, draw_row, row_height
+from render.frame import ROW_GAP, Row, draw_row, finish, row_height
 from render.theme import Theme
 
 KEPT = 1024  # rows: nine stones or seven tiles, two sides, a few dozen games at a time
@@ -38,6 +38,7 @@ class Bands:
 
     palette: Image.Image
     rows: list[tuple[int, int, png.Strip]] = field(default_factory=list)
+    height: int = 0  # the board's, which its canvas is not cut to (see `done`)
 
 
 def place_row(
@@ -78,6 +79,16 @@ def place_row(
     return y + h + ROW_GAP
 
 
+def done(img: Image.Image, height: int, theme: Theme, bands: Bands | None) -> Image.Image:
+    """`finish`; for a board drawn in bands, the frame drawn but the canvas not cut, since
+    only what is above and below the rows is cut from it (`bands.height` says where it ends)."""
+    if bands is None:
+        return finish(img, height, theme)
+    ImageDraw.Draw(img).rectangle((0, 0, img.width - 1, height - 1), outline=theme.frame, width=3)
+    bands.height = height
+    return img
+
+
 def strips(picture: Image.Image, bands: Bands) -> list[png.Strip]:
     """The whole board as strips: what is above the rows and below them cut from `picture`
     (drawn with the rows' place left empty), the rows' bands between."""
@@ -88,6 +99,6 @@ def strips(picture: Image.Image, bands: Bands) -> list[png.Strip]:
             out.append(png.strip(picture.crop((0, at, picture.width, top)), bands.palette))
         out.append(strip)
         at = bottom
-    if at < picture.height:
-        out.append(png.strip(picture.crop((0, at, picture.width, picture.height)), bands.palette))
+    if at < bands.height:
+        out.append(png.strip(picture.crop((0, at, picture.width, bands.height)), bands.palette))
     return out

@@ -24,7 +24,10 @@ from render.theme import Theme
 from render.words import LastMove
 
 Box = tuple[float, float, float, float]
-MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used
+MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used...
+# ...after a first try on a canvas this tall, which most boards fit (1,100-1,300 pixels):
+# filling and cutting a canvas is a tenth of a board's time, a board taller is drawn again.
+FIRST_HEIGHT = 1600
 ROW_GAP = 8
 CENTER_W = 140  # the stone or tile between the two sides
 CAPTION_H = 24

@@ -25,6 +25,8 @@ GAP = 12
 ROW_GAP = 2 * LIFT + 14
 PER_ROW = 4  # the hand wraps after four cards, in its order, so that it stays phone-sized
 STATUS_ROW = 26  # the height of a line of the status badge
+FIRST_HEIGHT = 900  # a hand of two rows of cards is 600-750 tall at the theme's sizes...
+MAX_HEIGHT = 2000  # ...and never this tall
 
 # What the player the game waits for is asked to do, by phase; cards matter in these phases.
 _CARD_PHASES = {"play", "prepare", "recruit-return", "exchange"}
@@ -91,6 +93,20 @@ def render(
     board, at the board's width), else at the theme's sizes."""
     if view.viewer is None or view.hand is None:
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
+    # On a canvas as tall as a hand of two rows of cards needs, again on a taller one if not.
+    for height in (FIRST_HEIGHT, MAX_HEIGHT):
+        img, y = _draw(view, name, theme, width, height)
+        if y <= img.height:
+            break
+    return finish(img, y, theme)
+
+
+def _draw(
+    view: St1View | St2View, name: str | None, theme: Theme, width: int | None, height: int
+) -> tuple[Image.Image, int]:
+    """The hand drawn on a canvas `height` tall (at the theme's sizes); returns it and the
+    height it needs."""
+    assert view.hand is not None and view.viewer is not None
     lay = layout(theme, width)
     base, theme = theme, lay.theme
     px = lay.px
@@ -118,7 +134,7 @@ def render(
             )
         )
     foot = [line for line in foot if line]
-    img, d = canvas(width, px(2000), theme)
+    img, d = canvas(width, px(height), theme)
 
     # TRANSLATORS: the title of a player's hand, sent to them privately.
     title = _("{player}'s hand").format(player=name) if name else _("Your hand")
@@ -209,7 +225,7 @@ def render(
                 max_lines=3,
             )
         )
-    return finish(img, y + theme.margin, theme)
+    return img, y + theme.margin
 
 
 @dataclass(frozen=True, slots=True)

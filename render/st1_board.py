@@ -20,8 +20,10 @@ from engine.cards import parse_card
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
 from lang import _, ngettext, pgettext
-from render.bands import Bands, place_row
+from render.bands import Bands, done, place_row
 from render.frame import (
+    FIRST_HEIGHT,
+    MAX_HEIGHT,
     Banner,
     Face,
     Item,
@@ -31,7 +33,6 @@ from render.frame import (
     banner,
     canvas,
     face_pin,
-    finish,
     footer,
     header,
     side_pins,
@@ -60,10 +61,29 @@ def render(
 ) -> Image.Image:
     """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes.
     `bands`: its rows drawn as bands instead, and their place left empty (render/bands.py)."""
+    for height in (FIRST_HEIGHT, MAX_HEIGHT):
+        if bands is not None:
+            bands.rows.clear()
+        img, y = _draw(view, names, theme, left, notes, bands, height)
+        if y <= height:
+            break
+    return done(img, y, theme, bands)
+
+
+def _draw(
+    view: View,
+    names: tuple[str, str],
+    theme: Theme,
+    left: int | None,
+    notes: Notes | None,
+    bands: Bands | None,
+    height: int,
+) -> tuple[Image.Image, int]:
+    """The board drawn on a canvas `height` tall; returns it and the height it needs."""
     if left is None:
         left = view.viewer if view.viewer is not None else 0
     right = 1 - left
-    img, d = canvas(theme.board_width, 4000, theme)
+    img, d = canvas(theme.board_width, height, theme)
     lm = last_move("st1", view.last_move)
     rings = lm if notes is None else None  # an annotated board rings its own marks
     result = result_text(view.outcome, names) if view.outcome is not None else None
@@ -100,7 +120,7 @@ def render(
         decks,
         view.discard if show_discard else None,
     )
-    return finish(img, y, theme)
+    return img, y
 
 
 def _match_info(view: View, names: tuple[str, str]) -> str:

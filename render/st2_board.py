@@ -21,8 +21,10 @@ from engine.formations import FormationType
 from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
 from lang import _, ngettext, pgettext
-from render.bands import Bands, place_row
+from render.bands import Bands, done, place_row
 from render.frame import (
+    FIRST_HEIGHT,
+    MAX_HEIGHT,
     Banner,
     Face,
     Item,
@@ -32,7 +34,6 @@ from render.frame import (
     banner,
     canvas,
     face_pin,
-    finish,
     footer,
     header,
     side_pins,
@@ -63,12 +64,31 @@ def render(
 ) -> Image.Image:
     """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes.
     `bands`: its rows drawn as bands instead, and their place left empty (render/bands.py)."""
+    for height in (FIRST_HEIGHT, MAX_HEIGHT):
+        if bands is not None:
+            bands.rows.clear()
+        img, y = _draw(view, names, theme, left, notes, bands, height)
+        if y <= height:
+            break
+    return done(img, y, theme, bands)
+
+
+def _draw(
+    view: View,
+    names: tuple[str, str],
+    theme: Theme,
+    left: int | None,
+    notes: Notes | None,
+    bands: Bands | None,
+    height: int,
+) -> tuple[Image.Image, int]:
+    """The board drawn on a canvas `height` tall; returns it and the height it needs."""
     if left is None:
         # The same picture whoever asks (tests/render/test_privacy.py): the Attacker's side
         # is on the left unless the caller asks for another seat's.
         left = view.attacker
     right = 1 - left
-    img, d = canvas(theme.board_width, 4000, theme)
+    img, d = canvas(theme.board_width, height, theme)
     lm = last_move("st2", view.last_move)
     rings = lm if notes is None else None  # an annotated board rings its own marks
     result = result_text(view.outcome, names) if view.outcome is not None else None
@@ -97,7 +117,7 @@ def render(
             siege=view.deck_size, tactic=view.tactic_deck_size
         )
     y = footer(img, d, theme, y + 4, names, view.last_move, lm, decks, view.discard, groups=True)
-    return finish(img, y, theme)
+    return img, y
 
 
 def _revenge_info(view: View, names: tuple[str, str]) -> str:

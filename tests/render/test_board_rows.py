@@ -131,3 +131,27 @@ def test_a_changed_row_is_drawn_again_and_the_others_are_kept():
     added = [k for k in bands._kept if k not in before]
     assert len(added) == 1  # the stone played on
     assert after_move == _fresh(lambda: render_board(game.view(None), names=NAMES))
+
+
+def test_a_board_or_hand_taller_than_the_first_canvas_is_drawn_again_whole(monkeypatch):
+    """Boards and hands are drawn first on a canvas most fit, then on a taller one: the
+    second try gives the same picture as a canvas tall enough at once."""
+    import render.hand
+    import render.st1_board
+    import render.st2_board
+
+    games = [(st1_tactics_midgame(), 0), (st2_siege_midgame(), 1)]
+    expected = [
+        _fresh(lambda g=g, s=s: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
+        for g, s in games
+    ]
+    for module in (render.st1_board, render.st2_board):
+        monkeypatch.setattr(module, "FIRST_HEIGHT", 300)
+    monkeypatch.setattr(render.hand, "FIRST_HEIGHT", 200)
+    with bands._lock:
+        bands._kept.clear()
+    got = [
+        _fresh(lambda g=g, s=s: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
+        for g, s in games
+    ]
+    assert got == expected
