@@ -9,17 +9,19 @@ with two CPU-bound processes running beside (as on a busy machine: Discord drops
 interaction not acknowledged within 3 s, whatever the load).
 Emulator, bot and players share this process and its two cores, so these are upper bounds.
 
-`e2e_cpu_ms_per_move`: the process's CPU time (every thread) over the turns played at that
-load, and the part of it that went to the emulator (`e2e_emulator_cpu_ms_per_move`: the
-loopback Discord's HTTP, gateway and validation, which a real bot does not pay) and to the
-players (`e2e_players_cpu_ms_per_move`), by sampling the threads' stacks
-(benchmarks/layers.py); `e2e_bot_cpu_ms_per_move` is the rest.
+`e2e_cpu_ms_per_move`: the CPU time of this process (every thread) and of the bot's
+picture processes (`e2e_drawing_cpu_ms_per_move`, read from /proc) over the turns played
+at that load; the part of this process's that went to the emulator
+(`e2e_emulator_cpu_ms_per_move`: the loopback Discord's HTTP, gateway and validation,
+which a real bot does not pay) and to the players (`e2e_players_cpu_ms_per_move`), by
+sampling the threads' stacks (benchmarks/layers.py); `e2e_bot_cpu_ms_per_move` is the
+rest, the drawing included.
 `e2e_capacity_moves_per_s`: the rate is stepped up (CAPACITY_RATES, fresh games at each
 step) and this is the turns a second actually served at the highest step whose
 `e2e_move_p95_ms` stayed at most 1 s.
 
-`E2E_RENDER_WORKERS=N` runs the bot with `[render] workers = N` (pictures drawn in N
-processes); the CPU figures are then this process's alone, without the drawing.
+The bot runs with its default `[render] workers` (one process drawing the pictures);
+`E2E_RENDER_WORKERS=N` runs it with N (0: in threads of this process).
 
 `start_games` and `paced_moves` are the load; benchmarks/e2e_shards.py plays the same one
 against bot processes of their own.
@@ -41,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.layers import CpuSampler
 from benchmarks.timing import figure
@@ -221,16 +224,39 @@ class Phase:
     acks: list[float]
     moves: list[float]
     seconds: float
-    cpu_seconds: float
+    cpu_seconds: float  # this process's
     sampler: CpuSampler
+    drawing_seconds: float = 0.0  # the picture processes' CPU ([render] workers)
 
     @property
     def p95(self) -> float:
         return statistics.quantiles(self.moves, n=20)[-1]
 
     def cpu_ms_per_move(self, layer: str | None = None) -> float:
-        share = 1.0 if layer is None else self.sampler.share(layer)
-        return self.cpu_seconds * 1000 * share / len(self.moves)
+        """All the CPU a turn took (this process's and the picture processes'), or this
+        process's share of it that went to `layer`."""
+        if layer is None:
+            return (self.cpu_seconds + self.drawing_seconds) * 1000 / len(self.moves)
+        return self.cpu_seconds * 1000 * self.sampler.share(layer) / len(self.moves)
+
+
+def _processes_cpu(pids: Sequence[int]) -> float:
+    """The CPU seconds the processes `pids` have used (Linux's /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime: stat's 14th and 15th
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _drawing_pids(bot: Any) -> list[int]:
+    """The bot's picture processes (none for threads, or a tree from before them)."""
+    painter = getattr(getattr(bot, "front", None), "painter", None)
+    pool = getattr(painter, "pool", None)
+    return list(getattr(pool, "_processes", None) or {})
 
 
 async def measured(
@@ -241,13 +267,17 @@ async def measured(
     *,
     rate: float = RATE,
     count: int = MOVES,
+    drawing: Sequence[int] = (),
 ) -> Phase:
-    """`paced_moves`, with the process's CPU time and its sampled shares."""
+    """`paced_moves`, with the process's CPU time and its sampled shares, and the CPU time
+    of the `drawing` processes."""
     with CpuSampler() as sampler:
         cpu, wall = time.process_time(), time.perf_counter()
+        drawn = _processes_cpu(drawing)
         acks, moves = await paced_moves(emu, service, games, members, rate=rate, count=count)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return Phase(acks, moves, wall, cpu, sampler)
+        drawn = _processes_cpu(drawing) - drawn
+    return Phase(acks, moves, wall, cpu, sampler, drawn)
 
 
 async def _bench() -> tuple[Phase, list[float], list[Phase]]:
@@ -255,8 +285,9 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
     with tempfile.TemporaryDirectory() as tmp:
         async with Emulator() as emu, emu.point_discord():
             guild = emu.create_guild("Bench")
-            workers = int(os.environ.get("E2E_RENDER_WORKERS", "0"))
-            extra = {"render_workers": workers} if workers else {}  # older trees lack it
+            # Unset: the bot's default (older trees have no such setting).
+            chosen = os.environ.get("E2E_RENDER_WORKERS")
+            extra = {"render_workers": int(chosen)} if chosen is not None else {}
             async with running_bot(emu, Path(tmp) / "e2e.sqlite3", **extra) as bot:
                 service = bot.service
                 assert service is not None
@@ -277,7 +308,7 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
                     return games, members
 
                 games, members = await new_games()
-                phase = await measured(emu, service, games, members)
+                phase = await measured(emu, service, games, members, drawing=_drawing_pids(bot))
                 shares = sorted(phase.sampler.samples.items(), key=lambda kv: -kv[1])
                 print(
                     "# e2e CPU per move by layer (sampled): "
@@ -295,7 +326,15 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
                 for rate in CAPACITY_RATES:
                     games, members = await new_games()
                     count = int(rate * CAPACITY_SECONDS)
-                    step = await measured(emu, service, games, members, rate=rate, count=count)
+                    step = await measured(
+                        emu,
+                        service,
+                        games,
+                        members,
+                        rate=rate,
+                        count=count,
+                        drawing=_drawing_pids(bot),
+                    )
                     steps.append(step)
                     print(
                         f"# e2e at {rate:g} moves/s: served {len(step.moves) / step.seconds:.1f}"
@@ -321,5 +360,8 @@ def run() -> Iterator[str]:
     yield figure("e2e_emulator_cpu_ms_per_move", emulator, "ms")
     yield figure("e2e_players_cpu_ms_per_move", players, "ms")
     yield figure("e2e_bot_cpu_ms_per_move", phase.cpu_ms_per_move() - emulator - players, "ms")
+    yield figure(
+        "e2e_drawing_cpu_ms_per_move", phase.drawing_seconds * 1000 / len(phase.moves), "ms"
+    )
     held = [len(s.moves) / s.seconds for s in steps if s.p95 <= CAPACITY_P95_S]
     yield figure("e2e_capacity_moves_per_s", max(held, default=0.0), "moves/s")

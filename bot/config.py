@@ -43,7 +43,7 @@ class Config:
     metrics_port: int | None = None  # /healthz and /metrics over HTTP (None: not served)
     metrics_host: str = "127.0.0.1"
     computer_workers: int = 1
-    render_workers: int = 0  # 0: pictures drawn in threads of the bot's process
+    render_workers: int = 1  # processes drawing pictures; 0: threads of the bot's process
     defaults: Settings = field(default_factory=lambda: Settings(0))
     source: str = "the defaults"  # the file the settings were read from
 
@@ -234,7 +234,7 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
         metrics_port=int(bot.get("metrics_port", 0)) or None,
         metrics_host=str(bot.get("metrics_host", "127.0.0.1")),
         computer_workers=int(computer.get("workers", 1)),
-        render_workers=int(render.get("workers", 0)),
+        render_workers=int(render.get("workers", 1)),
         defaults=Settings(
             0,
             float(defaults.get("reminder_hours", 24)),

@@ -1,26 +1,40 @@
 """The pictures of a move, drawn off the event loop: the channel's board and a player's hand
 (the board from their side with their hand under it).
 
-By default they are drawn in threads (`[render] workers = 0`). Pillow lets go of Python's
-interpreter lock only inside its C calls, so the drawing code between them still competes
-with everything else the bot process does; with `[render] workers = N` they are drawn in N
-processes of their own instead, the game sent as its saved state (the same JSON the
-database keeps) and the picture's PNG bytes sent back. Either way the same bytes.
+By default they are drawn in one process of their own (`[render] workers = 1`): Pillow lets
+go of Python's interpreter lock only inside its C calls, so drawing in threads competes with
+everything else the bot process does, and a turn's two pictures are most of a turn's CPU
+(issue 32). The game is sent as its saved state (the same JSON the database keeps) and the
+picture's PNG bytes sent back. One process keeps what a turn's pictures share (the board's
+compressed rows, render/board.py) in one place; `[render] workers = 0` draws in threads of
+the bot's process instead, `N` in N processes. Either way the same bytes.
+
+The process is started from a fork server (a clean process, not a copy of the bot's with
+its threads and connections) that has already loaded what pictures need
+(bot/front/picture_worker.py), so a new one is ready at once. If it dies, the next picture
+starts another; if that fails too, the picture is drawn in a thread, so a move never goes
+without its board.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.records import MatchInfo
 from engine.api import Playable, load_match
 
+log = logging.getLogger(__name__)
+
 # Drawing gives way to the bot's own work on a busy machine, as the computer's search does.
 WORKER_NICENESS = 2
+PRELOAD = "bot.front.picture_worker"
 
 
 def _worker_start() -> None:
@@ -46,15 +60,20 @@ def _draw_saved(
 
 
 class Painter:
-    """Draws a game's pictures in threads, or in `workers` processes."""
+    """Draws a game's pictures in `workers` processes, or in threads (0)."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
+        self.restarts = 0  # worker pools started again after one died
 
     def start(self) -> None:
         if self.workers and self.pool is None:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start)
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload([PRELOAD])
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_worker_start
+            )
 
     def stop(self) -> None:
         if self.pool is not None:
@@ -69,8 +88,22 @@ class Painter:
 
     async def _draw(self, info: MatchInfo, seat: int | None, locale: str) -> bytes:
         names = list(info.names)
-        if self.pool is None:
-            return await asyncio.to_thread(draw, info.match, seat, names, locale)
-        loop = asyncio.get_running_loop()
-        state = info.match.to_json()
-        return await loop.run_in_executor(self.pool, _draw_saved, state, seat, names, locale)
+        if self.pool is not None:
+            state = info.match.to_json()
+            for attempt in (1, 2):
+                pool = self.pool
+                if pool is None:
+                    break
+                try:
+                    loop = asyncio.get_running_loop()
+                    return await loop.run_in_executor(pool, _draw_saved, state, seat, names, locale)
+                except BrokenProcessPool:
+                    log.warning(
+                        "the picture process stopped (attempt %d); starting another", attempt
+                    )
+                    if self.pool is pool:  # not already started again by another picture
+                        self.stop()
+                        self.restarts += 1
+                        self.start()
+            log.error("pictures cannot be drawn in a process; drawing this one in a thread")
+        return await asyncio.to_thread(draw, info.match, seat, names, locale)

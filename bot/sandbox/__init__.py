@@ -408,7 +408,7 @@ async def running_bot(
     seed: int | None = None,
     timer_seconds: float = 3600.0,
     metrics_port: int | None = None,
-    render_workers: int = 0,
+    render_workers: int = Config.render_workers,
 ) -> AsyncIterator[SchottenBot]:
     """The bot in this process, connected to the emulator and ready (the sandbox's, and the
     end-to-end tests' and benchmarks')."""

@@ -62,3 +62,31 @@ async def test_a_bot_drawing_in_processes_posts_its_board_and_hand(world):
         posted = [a for m in emu.world.channel(info.channel_id).messages for a in m.attachments]
         assert any(a.filename == board and a.data.startswith(b"\x89PNG") for a in posted)
     assert bot.front.painter.pool is None  # stopped with the bot
+
+
+async def test_a_picture_process_that_dies_is_started_again(caplog):
+    """If the process drawing the pictures is killed (the machine's memory killer, an
+    operator), the next picture starts another and is drawn all the same."""
+    info = mid_game("classic")
+    painter = Painter(workers=1)
+    painter.start()
+    try:
+        expected = draw(info.match, None, info.names, "en")
+        assert await painter.board(info, "en") == expected
+        assert painter.pool is not None
+        for process in list(painter.pool._processes.values()):
+            process.kill()
+            process.join()
+        assert await painter.board(info, "en") == expected
+        assert painter.restarts == 1
+        assert await painter.hand(info, 1, "en") == draw(info.match, 1, info.names, "en")
+        assert painter.restarts == 1  # the new process stays
+        assert "starting another" in caplog.text
+    finally:
+        painter.stop()
+
+
+def test_the_bot_draws_in_a_process_of_its_own_by_default():
+    from bot.config import Config
+
+    assert Config(database=":memory:").render_workers == 1
