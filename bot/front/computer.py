@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import time
 from collections.abc import Awaitable
@@ -21,6 +20,7 @@ from typing import Any
 
 from bot import metrics
 from bot.errors import ServiceError
+from bot.front import worker_processes
 from bot.front.ports import ComputerFront
 from engine.api import load_match
 from engine.errors import GameError
@@ -32,8 +32,8 @@ WORKER_NICENESS = 5
 
 
 def _worker_start() -> None:
-    """In each worker process, once: give way to the bot."""
-    os.nice(WORKER_NICENESS)
+    """In each worker process, once: give way to the bot, and end with it."""
+    worker_processes.start(WORKER_NICENESS)
 
 
 def choose(state: dict[str, Any], seat: int, level: str, seed: int) -> str:

@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.front import worker_processes
 from bot.records import MatchInfo
 from engine.api import Playable, load_match
 
@@ -38,7 +38,7 @@ PRELOAD = "bot.front.picture_worker"
 
 
 def _worker_start() -> None:
-    os.nice(WORKER_NICENESS)
+    worker_processes.start(WORKER_NICENESS)
 
 
 def draw(match: Playable, seat: int | None, names: Sequence[str], locale: str) -> bytes:
