@@ -255,8 +255,7 @@ def _processes_cpu(pids: Sequence[int]) -> float:
 def _drawing_pids(bot: Any) -> list[int]:
     """The bot's picture processes (none for threads, or a tree from before them)."""
     painter = getattr(getattr(bot, "front", None), "painter", None)
-    pool = getattr(painter, "pool", None)
-    return list(getattr(pool, "_processes", None) or {})
+    return painter.pids() if hasattr(painter, "pids") else []
 
 
 async def measured(

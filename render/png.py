@@ -81,10 +81,13 @@ def strip(image: Image.Image, palette: Image.Image) -> Strip:
     """`image` (RGB) mapped to `palette` (a "P" image holding the colours) and compressed."""
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
     w = image.width
-    pixels = mapped.tobytes()
     # Each row is filtered with "None" (type 0): for palette indices the other filters only
-    # cost time (the PNG specification's advice for palette images).
-    raw = b"".join(b"\x00" + pixels[i : i + w] for i in range(0, len(pixels), w))
+    # cost time (the PNG specification's advice for palette images). The rows with their
+    # filter byte are the picture pasted one pixel right on a column of zeros (half the
+    # time of joining the rows in Python).
+    rows = Image.new("P", (w + 1, image.height), 0)
+    rows.paste(mapped, (1, 0))
+    raw = rows.tobytes()
     packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
     deflated = packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH)
     colours = bytes(palette.getpalette() or b"")[: 3 * 256].ljust(3 * 256, b"\x00")

@@ -60,25 +60,41 @@ def _draw_saved(
 
 
 class Painter:
-    """Draws a game's pictures in `workers` processes, or in threads (0)."""
+    """Draws a game's pictures in `workers` processes, or in threads (0). Each game's
+    pictures are drawn in the same process (by its id), where its board's rows are kept."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-        self.restarts = 0  # worker pools started again after one died
+        self.pools: list[ProcessPoolExecutor] = []
+        self.restarts = 0  # picture processes started again after one died
 
     def start(self) -> None:
-        if self.workers and self.pool is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload([PRELOAD])
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_worker_start
-            )
+        if self.workers and not self.pools:
+            self.pools = [self._new_pool() for _ in range(self.workers)]
 
     def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        for pool in self.pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.pools = []
+
+    @property
+    def running(self) -> bool:
+        """Whether pictures are drawn in processes."""
+        return bool(self.pools)
+
+    def pids(self) -> list[int]:
+        """The picture processes' ids (for the benchmarks' CPU figures and the tests)."""
+        return [pid for pool in self.pools for pid in (pool._processes or {})]  # type: ignore[attr-defined]
+
+    def pool_for(self, info: MatchInfo) -> ProcessPoolExecutor:
+        """The process that draws this game's pictures."""
+        return self.pools[info.id % len(self.pools)]
+
+    @staticmethod
+    def _new_pool() -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([PRELOAD])
+        return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_worker_start)
 
     async def board(self, info: MatchInfo, locale: str) -> bytes:
         return await self._draw(info, None, locale)
@@ -88,12 +104,13 @@ class Painter:
 
     async def _draw(self, info: MatchInfo, seat: int | None, locale: str) -> bytes:
         names = list(info.names)
-        if self.pool is not None:
+        if self.pools:
             state = info.match.to_json()
             for attempt in (1, 2):
-                pool = self.pool
-                if pool is None:
+                if not self.pools:
                     break
+                pool = self.pool_for(info)
+                at = self.pools.index(pool)
                 try:
                     loop = asyncio.get_running_loop()
                     return await loop.run_in_executor(pool, _draw_saved, state, seat, names, locale)
@@ -101,9 +118,9 @@ class Painter:
                     log.warning(
                         "the picture process stopped (attempt %d); starting another", attempt
                     )
-                    if self.pool is pool:  # not already started again by another picture
-                        self.stop()
+                    if at < len(self.pools) and self.pools[at] is pool:  # not yet replaced
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        self.pools[at] = self._new_pool()
                         self.restarts += 1
-                        self.start()
             log.error("pictures cannot be drawn in a process; drawing this one in a thread")
         return await asyncio.to_thread(draw, info.match, seat, names, locale)

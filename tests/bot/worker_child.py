@@ -32,8 +32,7 @@ async def _painter() -> list[int]:
     KEPT.append(painter)
     painter.start()
     await painter.board(mid_game("classic"), "en")
-    assert painter.pool is not None
-    return list(painter.pool._processes)  # type: ignore[attr-defined]
+    return painter.pids()
 
 
 def main() -> None:
