@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from lang import current
 from render import png
-from render.frame import ROW_GAP, Row, draw_row, finish, row_height
+from render.frame import FIRST_HEIGHT, MAX_HEIGHT, ROW_GAP, Row, draw_row, finish, row_height
 from render.theme import Theme
 
 KEPT = 1024  # rows: nine stones or seven tiles, two sides, a few dozen games at a time
@@ -77,6 +77,20 @@ def place_row(
                 _kept.popitem(last=False)
     bands.rows.append((top, bottom, strip))
     return y + h + ROW_GAP
+
+
+def tall_enough(
+    draw: Callable[[int], tuple[Image.Image, int]], theme: Theme, bands: Bands | None
+) -> Image.Image:
+    """A board drawn by `draw(canvas height)` (which returns the canvas and the height it
+    needs) first on a canvas most boards fit, again on the tallest if it did not fit."""
+    for height in (FIRST_HEIGHT, MAX_HEIGHT):
+        if bands is not None:
+            bands.rows.clear()
+        img, y = draw(height)
+        if y <= height:
+            break
+    return done(img, y, theme, bands)
 
 
 def done(img: Image.Image, height: int, theme: Theme, bands: Bands | None) -> Image.Image:

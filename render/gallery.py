@@ -154,18 +154,20 @@ def _st1_wild_claims() -> Iterator[Picture]:
     yield Picture("st1-tactics-expert-wild-claims-board", "board", game.view(None))
 
 
+# Seat 0 about to play the Recruiter (drawing three cards, then putting two back).
+RECRUITER_POSITION = """
+variant: tactics
+turn: P1
+hand P1: recruiter R1 R2 B4 G7 Y9 P3
+hand P2: B1 B2 O5 G3 B6 P6 B5
+deck: O1 O2 O3
+tactic deck: spy mud
+stone 5: Y5 | G9
+"""
+
+
 def _st1_recruiter() -> Iterator[Picture]:
-    game = st1_position(
-        """
-        variant: tactics
-        turn: P1
-        hand P1: recruiter R1 R2 B4 G7 Y9 P3
-        hand P2: B1 B2 O5 G3 B6 P6 B5
-        deck: O1 O2 O3
-        tactic deck: spy mud
-        stone 5: Y5 | G9
-        """
-    )
+    game = st1_position(RECRUITER_POSITION)
     for move in ("recruiter", "draw clan", "draw tactic", "draw clan"):
         game.play(move)
     yield Picture("st1-recruiter-return-hand", "hand", game.view(0))

@@ -20,10 +20,8 @@ from engine.cards import parse_card
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
 from lang import _, ngettext, pgettext
-from render.bands import Bands, done, place_row
+from render.bands import Bands, place_row, tall_enough
 from render.frame import (
-    FIRST_HEIGHT,
-    MAX_HEIGHT,
     Banner,
     Face,
     Item,
@@ -61,13 +59,7 @@ def render(
 ) -> Image.Image:
     """The board; `notes`: an annotated board's marks (an analysis), see frame.Notes.
     `bands`: its rows drawn as bands instead, and their place left empty (render/bands.py)."""
-    for height in (FIRST_HEIGHT, MAX_HEIGHT):
-        if bands is not None:
-            bands.rows.clear()
-        img, y = _draw(view, names, theme, left, notes, bands, height)
-        if y <= height:
-            break
-    return done(img, y, theme, bands)
+    return tall_enough(lambda h: _draw(view, names, theme, left, notes, bands, h), theme, bands)
 
 
 def _draw(

@@ -13,21 +13,16 @@ from engine.st1.position import parse_position
 from lang import speaking
 from render import DEFAULT_THEME, bands, board, render_board, render_turn
 from render.board import board_image
-from render.gallery import ST1_TACTICS_MIDGAME, st1_tactics_midgame, st2_siege_midgame
+from render.gallery import (
+    RECRUITER_POSITION,
+    ST1_TACTICS_MIDGAME,
+    st1_tactics_midgame,
+    st2_siege_midgame,
+)
 from render.palette import palette
 from tests.render.helpers import gallery, image
 
 NAMES = ("Ann", "Bo")
-
-RECRUITER = """
-variant: tactics
-turn: P1
-hand P1: recruiter R1 R2 B4 G7 Y9 P3
-hand P2: B1 B2 O5 G3 B6 P6 B5
-deck: O1 O2 O3
-tactic deck: spy mud
-stone 5: Y5 | G9
-"""
 
 
 def _fresh(draw):
@@ -59,7 +54,7 @@ def test_the_spectators_board_is_the_players_turn_board_drawn_once():
 
 
 def test_a_private_move_on_the_players_board_never_reaches_the_spectators():
-    game = parse_position(RECRUITER)
+    game = parse_position(RECRUITER_POSITION)
     for move in ("recruiter", "draw clan", "draw tactic", "draw clan", "return R1 R2"):
         game.play(move)
     mine, theirs = game.view(0), game.view(None)
@@ -137,16 +132,13 @@ def test_a_board_or_hand_taller_than_the_first_canvas_is_drawn_again_whole(monke
     """Boards and hands are drawn first on a canvas most fit, then on a taller one: the
     second try gives the same picture as a canvas tall enough at once."""
     import render.hand
-    import render.st1_board
-    import render.st2_board
 
     games = [(st1_tactics_midgame(), 0), (st2_siege_midgame(), 1)]
     expected = [
         _fresh(lambda g=g, s=s: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
         for g, s in games
     ]
-    for module in (render.st1_board, render.st2_board):
-        monkeypatch.setattr(module, "FIRST_HEIGHT", 300)
+    monkeypatch.setattr(bands, "FIRST_HEIGHT", 300)
     monkeypatch.setattr(render.hand, "FIRST_HEIGHT", 200)
     with bands._lock:
         bands._kept.clear()
