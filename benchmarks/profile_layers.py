@@ -6,8 +6,10 @@
     .venv/bin/python -m benchmarks.profile_layers e2e.raw
 
 (`e2e_move ...` runs the e2e suite alone, not e2e_shards.) py-spy samples every thread of
-the process, so the renders in worker threads and aiosqlite's thread count too; threads
-waiting for work are left out. Layers as in benchmarks/layers.py.
+the process, so aiosqlite's thread counts too; threads waiting for work are left out. The
+pictures are drawn in the bot's picture process (`[render] workers`), which this process
+does not include: set `E2E_RENDER_WORKERS=0` to draw them in threads of this one (or give
+py-spy `--subprocesses`). Layers as in benchmarks/layers.py.
 """
 
 from __future__ import annotations
