@@ -338,7 +338,9 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
                     print(
                         f"# e2e at {rate:g} moves/s: served {len(step.moves) / step.seconds:.1f}"
                         f"/s, p95 {step.p95 * 1000:.0f} ms,"
-                        f" {step.cpu_ms_per_move():.1f} ms CPU per move",
+                        f" {step.cpu_ms_per_move():.1f} ms CPU per move"
+                        f" ({step.drawing_seconds * 1000 / len(step.moves):.1f} drawing,"
+                        f" the picture process busy {step.drawing_seconds / step.seconds:.0%})",
                         file=sys.stderr,
                         flush=True,
                     )

@@ -385,9 +385,32 @@ class DiscordSpec:
     def validator(self, pointer: str) -> Validator:
         validator = self._validators.get(pointer)
         if validator is None:
-            validator = DiscordValidator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=self.registry)
+            schema = self._inlined({"$ref": f"{SPEC_URI}#{pointer}"})
+            validator = DiscordValidator(schema, registry=self.registry)
             self._validators[pointer] = validator
         return validator
+
+    def _inlined(self, node: Any, within: tuple[str, ...] = ()) -> Any:
+        """`node` with each `$ref` replaced by the schema it names, except where a schema
+        refers to itself (components inside components), which stays a `$ref` resolved
+        through the registry. The same schema for the validator, with its references
+        resolved once instead of at every validation (half of a message's checking time).
+        A reference with keywords beside it becomes an `allOf` of the two, as Draft 2020-12
+        applies them."""
+        if isinstance(node, list):
+            return [self._inlined(item, within) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if not isinstance(ref, str) or ref.split("#", 1)[0] not in ("", SPEC_URI):
+            return {key: self._inlined(value, within) for key, value in node.items()}
+        pointer = ref.split("#", 1)[1]
+        if pointer in within:
+            target: Any = {"$ref": f"{SPEC_URI}#{pointer}"}
+        else:
+            target = self._inlined(_pointer(self.document, pointer), (*within, pointer))
+        beside = {key: self._inlined(value, within) for key, value in node.items() if key != "$ref"}
+        return {**beside, "allOf": [target]} if beside else target
 
     def check_parameters(
         self, operation: Operation, path_params: Mapping[str, str], query: Mapping[str, str]
@@ -410,7 +433,7 @@ class DiscordSpec:
                 },
                 "required": [p.name for p in operation.parameters if p.required],
             }
-            validator = DiscordValidator(schema, registry=self.registry)
+            validator = DiscordValidator(self._inlined(schema), registry=self.registry)
             self._validators[key] = validator
         return self._field_errors(validator.iter_errors(values))
 
