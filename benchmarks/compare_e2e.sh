@@ -49,7 +49,7 @@ async def running_bot(emu, database: Path):
 PY
 run_new() {
     (cd "$new" && .venv/bin/python -m benchmarks e2e_move e2e_ack e2e_cpu e2e_capacity \
-        e2e_emulator e2e_players e2e_bot)
+        e2e_drawing e2e_emulator e2e_players e2e_bot)
 }
 run_old() {
     if [ ! -d "$old/discord_loopback" ]; then
