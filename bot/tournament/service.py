@@ -415,7 +415,9 @@ class Tournaments:
         t = await self.get(tournament_id)
         if t.status != "running" or t.round != round - 1:
             return False
-        games = await self.pairings(tournament_id)
+        # Only the rounds before this one: another pass may have paired it since `t` was read
+        # (its games are then already stored, and the round's update below refuses this one).
+        games = [g for g in await self.pairings(tournament_id) if g.round < round]
         active = [e.user_id for e in t.active]
         if t.format == "round-robin":
             pairs = pairing.round_robin([e.user_id for e in t.entrants])[round - 1]

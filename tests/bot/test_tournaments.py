@@ -142,6 +142,29 @@ async def test_two_starts_at_once_start_it_once(tournaments):
     assert len(bye) == 1 and bye[0].points == (1.0, 0.0)
 
 
+async def test_a_pass_that_read_the_round_before_another_paired_it_pairs_nothing(
+    service, tournaments, monkeypatch
+):
+    """Two passes at once: the second read the tournament at round 1, then the first paired
+    round 2. The second pairs nothing and fails nothing (it once took the new round's games
+    for history and raised)."""
+    t = await with_players(tournaments, 4, rounds=2)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    for info in await start_games(tournaments):
+        await play_out(service, info.id)
+    stale = await tournaments.get(t.id)
+    assert stale.round == 1
+    assert (await tournaments.advance()).paired == [t.id]
+
+    async def as_read_before(tournament_id):
+        return stale
+
+    monkeypatch.setattr(tournaments, "get", as_read_before)
+    assert await tournaments._pair(t.id, 2) is False
+    monkeypatch.undo()
+    assert len(await tournaments.pairings(t.id, 2)) == 2
+
+
 async def test_a_swiss_runs_round_after_round_to_its_standings(service, tournaments):
     t = await with_players(tournaments, 4, rounds=2)
     t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
