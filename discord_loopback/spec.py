@@ -402,7 +402,7 @@ class DiscordSpec:
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
-        if not isinstance(ref, str) or ref.split("#", 1)[0] not in ("", SPEC_URI):
+        if not isinstance(ref, str) or "#" not in ref or ref.split("#", 1)[0] not in ("", SPEC_URI):
             return {key: self._inlined(value, within) for key, value in node.items()}
         pointer = ref.split("#", 1)[1]
         if pointer in within:

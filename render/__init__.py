@@ -73,5 +73,6 @@ def render_turn(
         raise ValueError("a turn needs a player's view (match.view(seat)), not a spectator's")
     with speaking(locale):
         board = board_strips(view, names, theme, view.viewer)
-        under = turn.under_board(view, name, theme, board[0].width)
-        return png.assemble([*board, png.strip(under, palette(theme))])
+        width, colours = board[0].width, palette(theme)
+        under = [turn.gap(theme, width), hand.render(view, name, theme, width)]
+        return png.assemble([*board, *(png.strip(part, colours) for part in under)])

@@ -5,30 +5,26 @@ two rows, so the others come from what was kept rather than being drawn, mapped 
 compressed again; the header and the footer, which change at every move, are cut from the
 picture drawn around the rows.
 
-The bands tile the picture exactly: tests/render/test_bands.py checks that the board
+The bands tile the picture exactly: tests/render/test_board_rows.py checks that the board
 written from bands has the very pixels of the board drawn whole.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from lang import current
-from render import png
-from render.frame import FIRST_HEIGHT, MAX_HEIGHT, ROW_GAP, Row, draw_row, finish, row_height
+from render import frame, png
+from render.frame import ROW_GAP, Row, draw_row, row_height
+from render.kept import Kept
 from render.theme import Theme
 
-KEPT = 1024  # rows: nine stones or seven tiles, two sides, a few dozen games at a time
-FRAME = 3  # the frame's width, as frame.finish draws it
 HALF_GAP = ROW_GAP // 2
-
-_kept: OrderedDict[Hashable, png.Strip] = OrderedDict()
-_lock = threading.Lock()
+# Rows: nine stones or seven tiles, from either side, of a few dozen games at a time.
+kept: Kept[png.Strip] = Kept(1024)
 
 
 @dataclass
@@ -38,7 +34,7 @@ class Bands:
 
     palette: Image.Image
     rows: list[tuple[int, int, png.Strip]] = field(default_factory=list)
-    height: int = 0  # the board's, which its canvas is not cut to (see `done`)
+    height: int = 0  # the board's, which its canvas is not cut to (see `tall_enough`)
 
 
 def place_row(
@@ -60,21 +56,13 @@ def place_row(
     # cards); its words are already in the current language, which the key names too for
     # what draw_row writes itself.
     key = (repr(row), game, theme, img.width, current())
-    with _lock:
-        strip = _kept.get(key)
-        if strip is not None:
-            _kept.move_to_end(key)
+    strip = kept.get(key)
     if strip is None:
         band = Image.new("RGB", (img.width, bottom - top), theme.background)
         draw_row(band, ImageDraw.Draw(band), theme, HALF_GAP, row, game)
-        sides = ImageDraw.Draw(band)
-        sides.rectangle((0, 0, FRAME - 1, band.height - 1), fill=theme.frame)
-        sides.rectangle((band.width - FRAME, 0, band.width - 1, band.height - 1), fill=theme.frame)
+        frame.frame_sides(band, theme)
         strip = png.strip(band, bands.palette)
-        with _lock:
-            _kept[key] = strip
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+        kept.put(key, strip)
     bands.rows.append((top, bottom, strip))
     return y + h + ROW_GAP
 
@@ -82,24 +70,20 @@ def place_row(
 def tall_enough(
     draw: Callable[[int], tuple[Image.Image, int]], theme: Theme, bands: Bands | None
 ) -> Image.Image:
-    """A board drawn by `draw(canvas height)` (which returns the canvas and the height it
-    needs) first on a canvas most boards fit, again on the tallest if it did not fit."""
-    for height in (FIRST_HEIGHT, MAX_HEIGHT):
+    """A board drawn by `draw(canvas height)` as frame.tall_enough says, then finished:
+    cut and framed (frame.finish); drawn in bands, framed but not cut, since only what is
+    above and below the rows is cut from it (`bands.height` says where it ends)."""
+
+    def afresh(height: int) -> tuple[Image.Image, int]:
         if bands is not None:
-            bands.rows.clear()
-        img, y = draw(height)
-        if y <= height:
-            break
-    return done(img, y, theme, bands)
+            bands.rows.clear()  # the rows of a try on a canvas too short
+        return draw(height)
 
-
-def done(img: Image.Image, height: int, theme: Theme, bands: Bands | None) -> Image.Image:
-    """`finish`; for a board drawn in bands, the frame drawn but the canvas not cut, since
-    only what is above and below the rows is cut from it (`bands.height` says where it ends)."""
+    img, y = frame.tall_enough(afresh, (frame.FIRST_HEIGHT, frame.MAX_HEIGHT))
     if bands is None:
-        return finish(img, height, theme)
-    ImageDraw.Draw(img).rectangle((0, 0, img.width - 1, height - 1), outline=theme.frame, width=3)
-    bands.height = height
+        return frame.finish(img, y, theme)
+    frame.frame(img, y, theme)
+    bands.height = y
     return img
 
 

@@ -5,8 +5,6 @@ written from the same compressed rows (render/png.py)."""
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 
 from PIL import Image
@@ -16,14 +14,13 @@ from engine.st2.view import View as St2View
 from lang import current
 from render import png, st1_board, st2_board, text
 from render.bands import Bands, strips
+from render.kept import Kept
 from render.palette import palette
 from render.theme import Theme
 
 AnyView = St1View | St2View
-KEPT = 64  # boards kept compressed: a turn's pictures are drawn within moments of each other
-
-_kept: OrderedDict[Hashable, png.Strip] = OrderedDict()
-_lock = threading.Lock()
+# Boards kept compressed: a turn's pictures are drawn within moments of each other.
+kept: Kept[tuple[png.Strip, ...]] = Kept(64)
 
 
 def check(view: object) -> AnyView:
@@ -89,22 +86,16 @@ def board_strips(
         _shown(view),
         tuple(str(n) for n in names),
         theme,
-        left_seat(view, bottom_seat) if bottom_seat in (None, 0, 1) else bottom_seat,
+        left_seat(view, bottom_seat),
         current(),
     )
     try:
-        with _lock:
-            _kept.move_to_end(key)
-            return _kept[key]
-    except KeyError:
-        pass
+        rows = kept.get(key)
     except TypeError:  # a view holding something unhashable: drawn, not kept
         return _drawn(view, names, theme, bottom_seat)
-    rows = _drawn(view, names, theme, bottom_seat)
-    with _lock:
-        _kept[key] = rows
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    if rows is None:
+        rows = _drawn(view, names, theme, bottom_seat)
+        kept.put(key, rows)
     return rows
 
 

@@ -9,7 +9,7 @@ cut to the height used, so that no part has to know the others' heights in advan
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -28,6 +28,7 @@ MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used...
 # ...after a first try on a canvas this tall, which most boards fit (1,100-1,300 pixels):
 # filling and cutting a canvas is a tenth of a board's time, a board taller is drawn again.
 FIRST_HEIGHT = 1600
+FRAME_WIDTH = 3  # the frame around every picture (`finish`)
 ROW_GAP = 8
 CENTER_W = 140  # the stone or tile between the two sides
 CAPTION_H = 24
@@ -43,8 +44,35 @@ def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDr
 def finish(img: Image.Image, height: int, theme: Theme) -> Image.Image:
     """The picture cut to `height`, with a frame that separates it from a dark chat."""
     out = img.crop((0, 0, img.width, height))
-    ImageDraw.Draw(out).rectangle((0, 0, out.width - 1, height - 1), outline=theme.frame, width=3)
+    frame(out, height, theme)
     return out
+
+
+def frame(img: Image.Image, height: int, theme: Theme) -> None:
+    """The frame around the first `height` rows of `img`."""
+    ImageDraw.Draw(img).rectangle(
+        (0, 0, img.width - 1, height - 1), outline=theme.frame, width=FRAME_WIDTH
+    )
+
+
+def frame_sides(img: Image.Image, theme: Theme) -> None:
+    """The frame's left and right edges down the whole of `img` (a band of a picture)."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, FRAME_WIDTH - 1, img.height - 1), fill=theme.frame)
+    d.rectangle((img.width - FRAME_WIDTH, 0, img.width - 1, img.height - 1), fill=theme.frame)
+
+
+def tall_enough(
+    draw: Callable[[int], tuple[Image.Image, int]], heights: Sequence[int]
+) -> tuple[Image.Image, int]:
+    """`draw(canvas height)`, which returns the canvas and the height the picture needs,
+    on the first of `heights` the picture fits (the last one if none): a canvas most
+    pictures fit costs less to fill and cut than one every picture fits."""
+    for height in heights:
+        img, y = draw(height)
+        if y <= img.height:
+            break
+    return img, y
 
 
 def block(

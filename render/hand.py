@@ -15,7 +15,7 @@ from engine.st2.view import View as St2View
 from lang import N_, _, ngettext, pgettext
 from render import text
 from render.cards import HAND, card_sprite
-from render.frame import block, canvas, finish
+from render.frame import block, canvas, finish, tall_enough
 from render.shapes import panel, paste
 from render.theme import Size, Theme
 from render.words import engine_words
@@ -94,10 +94,8 @@ def render(
     if view.viewer is None or view.hand is None:
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
     # On a canvas as tall as a hand of two rows of cards needs, again on a taller one if not.
-    for height in (FIRST_HEIGHT, MAX_HEIGHT):
-        img, y = _draw(view, name, theme, width, height)
-        if y <= img.height:
-            break
+    draw = lambda height: _draw(view, name, theme, width, height)  # noqa: E731
+    img, y = tall_enough(draw, (FIRST_HEIGHT, MAX_HEIGHT))
     return finish(img, y, theme)
 
 

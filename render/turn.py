@@ -7,30 +7,23 @@ the other, the hand nearest the controls under it. The hand is drawn at the boar
 picture it reads as large as the hand picture alone does.
 
 The board's rows are the board picture's own (render/board.py), so only what is under them
-is drawn and compressed here.
+(this gap and the hand) is drawn and compressed for the turn.
 """
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from engine.st1.view import View as St1View
-from engine.st2.view import View as St2View
-from render import hand
+from render.frame import frame_sides
 from render.theme import Theme
 
 # Between the board and the hand, in the picture's pixels.
 GAP = 10
-FRAME = 3  # the frame's width, as render/frame.finish draws it
 
 
-def under_board(view: St1View | St2View, name: str | None, theme: Theme, width: int) -> Image.Image:
-    """The rows under the board: a gap and the hand at the board's width, framed on the
-    sides and at the bottom so that the whole picture is framed."""
-    cards = hand.render(view, name, theme, width)
-    out = Image.new("RGB", (width, GAP + cards.height), theme.background)
-    out.paste(cards, (0, GAP))
-    d = ImageDraw.Draw(out)
-    d.rectangle((0, 0, FRAME - 1, GAP - 1), fill=theme.frame)
-    d.rectangle((width - FRAME, 0, width - 1, GAP - 1), fill=theme.frame)
+def gap(theme: Theme, width: int) -> Image.Image:
+    """The rows between the board and the hand under it (render/hand.py, drawn at the
+    board's width): the table, framed at the sides like the rest of the picture."""
+    out = Image.new("RGB", (width, GAP), theme.background)
+    frame_sides(out, theme)
     return out

@@ -27,8 +27,7 @@ NAMES = ("Ann", "Bo")
 
 def _fresh(draw):
     """`draw()` with no board kept from before."""
-    with board._lock:
-        board._kept.clear()
+    board.kept.clear()
     return draw()
 
 
@@ -40,9 +39,9 @@ def _top(turn: bytes, height: int) -> bytes:
 def test_the_spectators_board_is_the_players_turn_board_drawn_once():
     for game, seat in ((st1_tactics_midgame(), 0), (st2_siege_midgame(), 0)):
         spectators = _fresh(lambda g=game: render_board(g.view(None), names=NAMES))
-        assert len(board._kept) == 1
+        assert len(board.kept) == 1
         turn = render_turn(game.view(seat), names=NAMES, name=NAMES[seat])
-        assert len(board._kept) == 1  # the same rows, not drawn again
+        assert len(board.kept) == 1  # the same rows, not drawn again
         height = image(spectators).height
         assert _top(turn, height) == image(spectators).convert("RGB").tobytes()
         # The same bytes as when each is drawn afresh.
@@ -50,7 +49,7 @@ def test_the_spectators_board_is_the_players_turn_board_drawn_once():
         assert turn == again
         # From the other seat's side, it is another board.
         render_turn(game.view(1), names=NAMES, name=NAMES[1])
-        assert len(board._kept) == 2
+        assert len(board.kept) == 2
 
 
 def test_a_private_move_on_the_players_board_never_reaches_the_spectators():
@@ -73,23 +72,23 @@ def test_what_only_the_hand_holds_does_not_change_the_board_kept():
     other = dataclasses.replace(view, hand=view.hand[:2], legal_moves=())
     first = _fresh(lambda: render_board(view, names=NAMES))
     assert render_board(other, names=NAMES) == first
-    assert len(board._kept) == 1
+    assert len(board.kept) == 1
 
 
 def test_boards_in_two_languages_are_two_boards():
     game = st1_tactics_midgame()
     english = _fresh(lambda: render_board(game.view(None), names=NAMES))
     french = render_board(game.view(None), names=NAMES, locale="fr")
-    assert english != french and len(board._kept) == 2
+    assert english != french and len(board.kept) == 2
     assert english == render_board(game.view(None), names=NAMES, locale="en")
 
 
 def test_no_more_than_kept_boards_are_kept():
     game = st1_tactics_midgame()
     _fresh(lambda: None)
-    for i in range(board.KEPT + 5):
+    for i in range(board.kept.most + 5):
         render_board(game.view(None), names=(f"Ann {i}", "Bo"))
-    assert len(board._kept) == board.KEPT
+    assert len(board.kept) == board.kept.most
 
 
 @pytest.mark.parametrize("locale", ["en", "fr", "de"])
@@ -106,8 +105,7 @@ def test_a_board_written_in_bands_has_the_pixels_of_the_board_drawn_whole(locale
             for fresh in (True, False):  # rows drawn now, then rows kept
                 if fresh:
                     _fresh(lambda: None)
-                    with bands._lock:
-                        bands._kept.clear()
+                    bands.kept.clear()
                 got = image(render_board(p.view, names=p.names, bottom_seat=seat, locale=locale))
                 assert got.size == whole.size, p.name
                 assert got.convert("RGB").tobytes() == expected.convert("RGB").tobytes(), p.name
@@ -116,14 +114,13 @@ def test_a_board_written_in_bands_has_the_pixels_of_the_board_drawn_whole(locale
 def test_a_changed_row_is_drawn_again_and_the_others_are_kept():
     game = parse_position(ST1_TACTICS_MIDGAME)
     _fresh(lambda: None)
-    with bands._lock:
-        bands._kept.clear()
+    bands.kept.clear()
     render_board(game.view(None), names=NAMES)
-    before = dict(bands._kept)
+    before = set(bands.kept.keys())
     assert len(before) == 9
     game.play("R7 3")
     after_move = render_board(game.view(None), names=NAMES)
-    added = [k for k in bands._kept if k not in before]
+    added = set(bands.kept.keys()) - before
     assert len(added) == 1  # the stone played on
     assert after_move == _fresh(lambda: render_board(game.view(None), names=NAMES))
 
@@ -131,6 +128,7 @@ def test_a_changed_row_is_drawn_again_and_the_others_are_kept():
 def test_a_board_or_hand_taller_than_the_first_canvas_is_drawn_again_whole(monkeypatch):
     """Boards and hands are drawn first on a canvas most fit, then on a taller one: the
     second try gives the same picture as a canvas tall enough at once."""
+    import render.frame
     import render.hand
 
     games = [(st1_tactics_midgame(), 0), (st2_siege_midgame(), 1)]
@@ -138,10 +136,9 @@ def test_a_board_or_hand_taller_than_the_first_canvas_is_drawn_again_whole(monke
         _fresh(lambda g=g, s=s: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
         for g, s in games
     ]
-    monkeypatch.setattr(bands, "FIRST_HEIGHT", 300)
+    monkeypatch.setattr(render.frame, "FIRST_HEIGHT", 300)
     monkeypatch.setattr(render.hand, "FIRST_HEIGHT", 200)
-    with bands._lock:
-        bands._kept.clear()
+    bands.kept.clear()
     got = [
         _fresh(lambda g=g, s=s: render_turn(g.view(s), names=NAMES, name=NAMES[s]))
         for g, s in games
