@@ -7,8 +7,8 @@
 #     git worktree add --detach /work/wt-old d1d5b0c
 #     (cd /work/wt-old && python3 -m venv .venv && .venv/bin/pip install -e '.[dev]')
 # Each round runs this tree's benchmarks/e2e.py against OLD_TREE's bot and emulator (the
-# same load and figures: CPU per move, capacity; a shim, written below, starts its bot),
-# then against this tree; ROUNDS rounds (3 by default), each run headed by `uptime` (the
+# same load and figures: CPU per move, capacity; the bot in a process of its own, started
+# for a tree from before bot/sandbox by the shim written below), then against this tree; ROUNDS rounds (3 by default), each run headed by `uptime` (the
 # load of a shared machine), and the medians at the end. OLD_OWN=1 also runs OLD_TREE's
 # own `python -m benchmarks e2e` in each round (older trees measure single steps rather
 # than whole turns there, and print no CPU or capacity figure).
@@ -20,60 +20,112 @@ out=$(mktemp -d)
 shim="$out/shim"
 mkdir -p "$shim/e2ebench"
 touch "$shim/e2ebench/__init__.py"
-cp "$new/benchmarks/timing.py" "$new/benchmarks/layers.py" "$shim/e2ebench/"
-sed -e 's/^from benchmarks\./from e2ebench./' \
-    -e 's/^from bot\.sandbox import running_bot/from e2ebench.compat import running_bot/' \
-    -e 's/^from discord_loopback import/from bot.emulator import/' \
-    "$new/benchmarks/e2e.py" > "$shim/e2ebench/e2e.py"
-cat > "$shim/e2ebench/compat.py" <<'PY'
-"""running_bot for a tree from before bot/sandbox (its emulator in bot/emulator)."""
+cp "$new/benchmarks/timing.py" "$new/benchmarks/layers.py" "$new/benchmarks/e2e.py" \
+    "$new/benchmarks/e2e_bot.py" "$shim/e2ebench/"
+sed -e 's/^from benchmarks\./from e2ebench./' -i "$shim/e2ebench/e2e.py"
+if [ ! -d "$old/discord_loopback" ]; then  # a tree from before bot/sandbox: its emulator in bot/emulator
+    sed -e 's/^from discord_loopback import/from bot.emulator import/' -i "$shim/e2ebench/e2e.py"
+    cat > "$shim/e2ebench/e2e_bot.py" <<'PY'
+"""bot_apart for a tree from before bot/sandbox: its bot in a child process of the tree's own
+Python, pointed at the emulator's URL as bot.sandbox.processes points it."""
 import asyncio
 import contextlib
+import os
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+from bot.service import GameService
+
+CHILD = """
+import asyncio, os, sys
+from pathlib import Path
+import discord.asset, discord.gateway, discord.http, yarl
+base = sys.argv[1]
+discord.http.Route.BASE = base + "/api/v10"
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws" + base[4:] + "/gateway")
+discord.asset.Asset.BASE = base
 from bot.config import Config
 from bot.front.client import SchottenBot
+config = Config(database=Path(os.environ["E2E_DATABASE"]), timer_seconds=3600)
+bot = SchottenBot(config, guild_ready_timeout=0.1)
+asyncio.run(bot.start(os.environ["DISCORD_TOKEN"]))
+"""
+
+
+def descendants(pid):
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
+
+
+def cpu_seconds(pids):
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class BotApart:
+    pid: int
+    service: GameService
+
+    def cpu_seconds(self):
+        children = cpu_seconds(descendants(self.pid))
+        return cpu_seconds([self.pid]) + children, children
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emu, database: Path):
-    bot = SchottenBot(Config(database=database, timer_seconds=3600), guild_ready_timeout=0.1)
-    runner = asyncio.create_task(bot.start(emu.token))
+async def bot_apart(emu, database, log):
+    env = dict(os.environ, DISCORD_TOKEN=emu.token, E2E_DATABASE=str(database))
+    with open(log, "wb") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CHILD, emu.base_url, env=env, stdout=out, stderr=out
+        )
     try:
         await emu.wait_for_bot(commands=["schotten"])
-        await bot.wait_until_ready()
-        yield bot
+        service = await GameService.open(database)
+        try:
+            yield BotApart(proc.pid, service)
+        finally:
+            await service.close()
     finally:
-        await bot.close()
-        await runner
+        proc.terminate()
+        await proc.wait()
 PY
+fi
 run_new() {
     (cd "$new" && .venv/bin/python -m benchmarks e2e_move e2e_ack e2e_cpu e2e_capacity \
         e2e_drawing e2e_emulator e2e_players e2e_bot)
 }
 run_old() {
-    if [ ! -d "$old/discord_loopback" ]; then
-        (cd "$shim" && PYTHONPATH="$old" "$old/.venv/bin/python" -c \
-            'from e2ebench import e2e
+    (cd "$shim" && PYTHONPATH="$old" "$old/.venv/bin/python" -c 'from e2ebench import e2e
 for line in e2e.run(): print(line, flush=True)')
-    else  # a tree with discord_loopback and bot.sandbox: this tree's e2e.py as it is
-        sed -e 's/^from e2ebench\.compat import running_bot/from bot.sandbox import running_bot/' \
-            -e 's/^from bot\.emulator import/from discord_loopback import/' \
-            -i "$shim/e2ebench/e2e.py"
-        (cd "$shim" && PYTHONPATH="$old" "$old/.venv/bin/python" -c \
-            'from e2ebench import e2e
-for line in e2e.run(): print(line, flush=True)')
+    if [ "${OLD_OWN:-0}" = 1 ]; then
+        (cd "$old" && .venv/bin/python -m benchmarks e2e_move e2e_ack) | sed "s/^/own /"
     fi
 }
 i=1
 while [ "$i" -le "$rounds" ]; do
     for which in old new; do
         echo "== round $i, $which: $(uptime)"
-        "run_$which" | sed "s/^/$which /" | tee -a "$out/figures"
-        if [ "$which" = old ] && [ "${OLD_OWN:-0}" = 1 ]; then
-            (cd "$old" && .venv/bin/python -m benchmarks e2e_move e2e_ack) |
-                sed "s/^/old-own /" | tee -a "$out/figures"
-        fi
+        "run_$which" | sed "s/^/$which /; s/^old own /old-own /" | tee -a "$out/figures"
     done
     i=$((i + 1))
 done

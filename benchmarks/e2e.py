@@ -2,26 +2,29 @@
 20 moves per second between them (about what Discord's global rate limit lets one bot
 answer), each move typed as `/schotten move`.
 
+The bot runs in a process of its own (benchmarks/e2e_bot.py: the code `schotten-bot run`
+runs, with its default `[render] workers`, one picture process), as a real bot runs apart
+from Discord; the loopback Discord and the players run in this one. All of them share this
+machine's two cores, so the times are upper bounds.
+
 `e2e_ack_p95_ms`: from the interaction's dispatch to the bot's first response (its defer).
 `e2e_move_p95_ms`: from the dispatch to the board picture of the new position arriving.
 `e2e_ack_p99_ms_loaded`: the acknowledgement's 99th percentile for the same load played on
 with two CPU-bound processes running beside (as on a busy machine: Discord drops an
 interaction not acknowledged within 3 s, whatever the load).
-Emulator, bot and players share this process and its two cores, so these are upper bounds.
 
-`e2e_cpu_ms_per_move`: the CPU time of this process (every thread) and of the bot's
-picture processes (`e2e_drawing_cpu_ms_per_move`, read from /proc) over the turns played
-at that load; the part of this process's that went to the emulator
-(`e2e_emulator_cpu_ms_per_move`: the loopback Discord's HTTP, gateway and validation,
-which a real bot does not pay) and to the players (`e2e_players_cpu_ms_per_move`), by
-sampling the threads' stacks (benchmarks/layers.py); `e2e_bot_cpu_ms_per_move` is the
-rest, the drawing included.
+`e2e_cpu_ms_per_move`: all the CPU time of the turns played at that load, divided by the
+turns: the bot's (`e2e_bot_cpu_ms_per_move`: its process and the processes it started,
+read from /proc; `e2e_drawing_cpu_ms_per_move` is the part its picture process used) and
+this process's, split by sampling its threads (benchmarks/layers.py): the loopback
+Discord's handlers, HTTP, gateway and validation and the event loop serving them
+(`e2e_emulator_cpu_ms_per_move`), which a real bot does not pay, and the rest, the players'
+code and their reads of the games (`e2e_players_cpu_ms_per_move`).
 `e2e_capacity_moves_per_s`: the rate is stepped up (CAPACITY_RATES, fresh games at each
 step) and this is the turns a second actually served at the highest step whose
-`e2e_move_p95_ms` stayed at most 1 s.
+`e2e_move_p95_ms` stayed at most 1 s: what one bot process holds.
 
-The bot runs with its default `[render] workers` (one process drawing the pictures);
-`E2E_RENDER_WORKERS=N` runs it with N (0: in threads of this process).
+`E2E_RENDER_WORKERS=N` runs the bot with N picture processes (0: in threads of its own).
 
 `start_games` and `paced_moves` are the load; benchmarks/e2e_shards.py plays the same one
 against bot processes of their own.
@@ -32,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import os
 import random
 import statistics
 import subprocess
@@ -43,11 +45,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from benchmarks.e2e_bot import BotApart, bot_apart
 from benchmarks.layers import CpuSampler
 from benchmarks.timing import figure
-from bot.sandbox import running_bot
 from bot.service import GameService
 from discord_loopback import ChatEvent, Emulator, SimChannel, SimMember
 
@@ -59,6 +60,8 @@ HOGS = 2  # CPU-bound processes beside the bot for the loaded figure
 CAPACITY_RATES = (10.0, 20.0, 30.0, 40.0, 60.0, 80.0)  # stepped up until the p95 passes...
 CAPACITY_P95_S = 1.0  # ...this
 CAPACITY_SECONDS = 6.0  # of moves at each step
+# This process's layers (benchmarks/layers.py) that are the loopback Discord's work.
+EMULATOR_LAYERS = ("emulator", "event loop, other")
 
 # Where one game is played: its channel and its two members.
 Table = tuple[SimChannel, SimMember, SimMember]
@@ -219,77 +222,76 @@ async def settled(service: GameService, timeout: float = 60.0) -> None:
 @dataclass
 class Phase:
     """One paced phase: its acknowledgement and move times (s), the turns it played, the
-    wall and CPU seconds it took, and where the CPU went (samples per layer)."""
+    wall and CPU seconds it took, and where this process's CPU went (samples per layer)."""
 
     acks: list[float]
     moves: list[float]
     seconds: float
-    cpu_seconds: float  # this process's
+    cpu_seconds: float  # this process's: the loopback Discord and the players
     sampler: CpuSampler
-    drawing_seconds: float = 0.0  # the picture processes' CPU ([render] workers)
+    bot_seconds: float  # the bot's process and its children's
+    drawing_seconds: float  # the bot's children's: its picture process ([render] workers)
 
     @property
     def p95(self) -> float:
         return statistics.quantiles(self.moves, n=20)[-1]
 
-    def cpu_ms_per_move(self, layer: str | None = None) -> float:
-        """All the CPU a turn took (this process's and the picture processes'), or this
-        process's share of it that went to `layer`."""
-        if layer is None:
-            return (self.cpu_seconds + self.drawing_seconds) * 1000 / len(self.moves)
-        return self.cpu_seconds * 1000 * self.sampler.share(layer) / len(self.moves)
+    def per_move(self, seconds: float) -> float:
+        return seconds * 1000 / len(self.moves)
 
+    def cpu_ms_per_move(self) -> float:
+        """All the CPU a turn took: the bot's, the loopback Discord's and the players'."""
+        return self.per_move(self.cpu_seconds + self.bot_seconds)
 
-def _processes_cpu(pids: Sequence[int]) -> float:
-    """The CPU seconds the processes `pids` have used (Linux's /proc; 0 elsewhere)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime: stat's 14th and 15th
-    return total / os.sysconf("SC_CLK_TCK")
+    def emulator_ms_per_move(self) -> float:
+        """This process's samples in the loopback Discord and the event loop serving it."""
+        share = sum(self.sampler.share(layer) for layer in EMULATOR_LAYERS)
+        return self.per_move(self.cpu_seconds * share)
 
-
-def _drawing_pids(bot: Any) -> list[int]:
-    """The bot's picture processes (none for threads, or a tree from before them)."""
-    painter = getattr(getattr(bot, "front", None), "painter", None)
-    return painter.pids() if hasattr(painter, "pids") else []
+    def players_ms_per_move(self) -> float:
+        """The rest of this process's: the players' code and their reads of the games."""
+        return self.per_move(self.cpu_seconds) - self.emulator_ms_per_move()
 
 
 async def measured(
     emu: Emulator,
-    service: GameService,
+    bot: BotApart,
     games: list[int],
     members: Sequence[SimMember],
     *,
     rate: float = RATE,
     count: int = MOVES,
-    drawing: Sequence[int] = (),
 ) -> Phase:
-    """`paced_moves`, with the process's CPU time and its sampled shares, and the CPU time
-    of the `drawing` processes."""
+    """`paced_moves`, with this process's CPU time and its sampled shares, and the bot's."""
     with CpuSampler() as sampler:
         cpu, wall = time.process_time(), time.perf_counter()
-        drawn = _processes_cpu(drawing)
-        acks, moves = await paced_moves(emu, service, games, members, rate=rate, count=count)
+        bot_cpu, drawn = bot.cpu_seconds()
+        acks, moves = await paced_moves(emu, bot.service, games, members, rate=rate, count=count)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        drawn = _processes_cpu(drawing) - drawn
-    return Phase(acks, moves, wall, cpu, sampler, drawn)
+        bot_after, drawn_after = bot.cpu_seconds()
+    return Phase(acks, moves, wall, cpu, sampler, bot_after - bot_cpu, drawn_after - drawn)
+
+
+def _step_line(rate: float, step: Phase) -> str:
+    return (
+        f"# e2e at {rate:g} moves/s: served {len(step.moves) / step.seconds:.1f}/s,"
+        f" p95 {step.p95 * 1000:.0f} ms, {step.cpu_ms_per_move():.1f} ms CPU per move"
+        f" (bot {step.per_move(step.bot_seconds - step.drawing_seconds):.1f}, drawing"
+        f" {step.per_move(step.drawing_seconds):.1f}, loopback Discord and players"
+        f" {step.per_move(step.cpu_seconds):.1f}); busy: the bot's process"
+        f" {(step.bot_seconds - step.drawing_seconds) / step.seconds:.0%}, its pictures"
+        f" {step.drawing_seconds / step.seconds:.0%},"
+        f" this one {step.cpu_seconds / step.seconds:.0%}"
+    )
 
 
 async def _bench() -> tuple[Phase, list[float], list[Phase]]:
     logging.getLogger("discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
-        async with Emulator() as emu, emu.point_discord():
+        async with Emulator() as emu:
             guild = emu.create_guild("Bench")
-            # Unset: the bot's default (older trees have no such setting).
-            chosen = os.environ.get("E2E_RENDER_WORKERS")
-            extra = {"render_workers": int(chosen)} if chosen is not None else {}
-            async with running_bot(emu, Path(tmp) / "e2e.sqlite3", **extra) as bot:
-                service = bot.service
-                assert service is not None
+            database, log = Path(tmp) / "e2e.sqlite3", Path(tmp) / "bot.log"
+            async with bot_apart(emu, database, log) as bot:
                 made = itertools.count()
 
                 async def new_games() -> tuple[list[int], list[SimMember]]:
@@ -302,49 +304,36 @@ async def _bench() -> tuple[Phase, list[float], list[Phase]]:
                         )
                         for g in range(GAMES)
                     ]
-                    games = await start_games(service, tables)
-                    await settled(service)  # the opening boards and DMs gone out
+                    games = await start_games(bot.service, tables)
+                    await settled(bot.service)  # the opening boards and DMs gone out
                     return games, members
 
                 games, members = await new_games()
-                phase = await measured(emu, service, games, members, drawing=_drawing_pids(bot))
+                phase = await measured(emu, bot, games, members)
                 shares = sorted(phase.sampler.samples.items(), key=lambda kv: -kv[1])
                 print(
-                    "# e2e CPU per move by layer (sampled): "
-                    + ", ".join(f"{k} {phase.cpu_ms_per_move(k):.1f} ms" for k, _ in shares),
+                    "# e2e: this process's CPU per move by layer (sampled): "
+                    + ", ".join(
+                        f"{k} {phase.per_move(phase.cpu_seconds * phase.sampler.share(k)):.1f} ms"
+                        for k, _ in shares
+                    ),
                     file=sys.stderr,
                     flush=True,
                 )
-                await settled(service)  # let the last DMs go out
+                await settled(bot.service)  # let the last DMs go out
                 # The same games play on, the machine busy beside the bot.
                 with cpu_hogs():
-                    loaded, _ = await paced_moves(emu, service, games, members)
-                await settled(service)  # let the last DMs go out
+                    loaded, _ = await paced_moves(emu, bot.service, games, members)
+                await settled(bot.service)  # let the last DMs go out
                 # Stepping the rate up, on fresh games, until the moves queue.
                 steps = []
                 for rate in CAPACITY_RATES:
                     games, members = await new_games()
                     count = int(rate * CAPACITY_SECONDS)
-                    step = await measured(
-                        emu,
-                        service,
-                        games,
-                        members,
-                        rate=rate,
-                        count=count,
-                        drawing=_drawing_pids(bot),
-                    )
+                    step = await measured(emu, bot, games, members, rate=rate, count=count)
                     steps.append(step)
-                    print(
-                        f"# e2e at {rate:g} moves/s: served {len(step.moves) / step.seconds:.1f}"
-                        f"/s, p95 {step.p95 * 1000:.0f} ms,"
-                        f" {step.cpu_ms_per_move():.1f} ms CPU per move"
-                        f" ({step.drawing_seconds * 1000 / len(step.moves):.1f} drawing,"
-                        f" the picture process busy {step.drawing_seconds / step.seconds:.0%})",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-                    await settled(service)
+                    print(_step_line(rate, step), file=sys.stderr, flush=True)
+                    await settled(bot.service)
                     if step.p95 > CAPACITY_P95_S:
                         break
                 return phase, loaded, steps
@@ -356,13 +345,9 @@ def run() -> Iterator[str]:
     yield figure("e2e_ack_p95_ms", statistics.quantiles(phase.acks, n=20)[-1] * 1000, "ms")
     yield figure("e2e_ack_p99_ms_loaded", statistics.quantiles(loaded, n=100)[-1] * 1000, "ms")
     yield figure("e2e_cpu_ms_per_move", phase.cpu_ms_per_move(), "ms")
-    emulator = phase.cpu_ms_per_move("emulator")
-    players = phase.cpu_ms_per_move("players")
-    yield figure("e2e_emulator_cpu_ms_per_move", emulator, "ms")
-    yield figure("e2e_players_cpu_ms_per_move", players, "ms")
-    yield figure("e2e_bot_cpu_ms_per_move", phase.cpu_ms_per_move() - emulator - players, "ms")
-    yield figure(
-        "e2e_drawing_cpu_ms_per_move", phase.drawing_seconds * 1000 / len(phase.moves), "ms"
-    )
+    yield figure("e2e_emulator_cpu_ms_per_move", phase.emulator_ms_per_move(), "ms")
+    yield figure("e2e_players_cpu_ms_per_move", phase.players_ms_per_move(), "ms")
+    yield figure("e2e_bot_cpu_ms_per_move", phase.per_move(phase.bot_seconds), "ms")
+    yield figure("e2e_drawing_cpu_ms_per_move", phase.per_move(phase.drawing_seconds), "ms")
     held = [len(s.moves) / s.seconds for s in steps if s.p95 <= CAPACITY_P95_S]
     yield figure("e2e_capacity_moves_per_s", max(held, default=0.0), "moves/s")

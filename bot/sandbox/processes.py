@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -65,7 +66,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard-count", type=int, default=None, metavar="N")
     parser.add_argument("--seed", type=int, default=None, help="Repeatable deals (the sandbox).")
     parser.add_argument("--timer-seconds", type=float, default=3600.0)
+    parser.add_argument(
+        "--render-workers", type=int, default=None, metavar="N", help="[render] workers."
+    )
     return parser
+
+
+def child_config(args: argparse.Namespace, database: str) -> Config:
+    """The child's configuration: its command line's, on `database`."""
+    check_shards(args.shards, args.shard_count)
+    config = Config(
+        database=database_of(database),
+        timer_seconds=args.timer_seconds,
+        shards=args.shards,
+        shard_count=args.shard_count,
+    )
+    if args.render_workers is not None:
+        config = dataclasses.replace(config, render_workers=args.render_workers)
+    return config
 
 
 async def _main(argv: list[str]) -> int:
@@ -73,15 +91,9 @@ async def _main(argv: list[str]) -> int:
     from discord_loopback import point_discord_at_url
 
     args = _parser().parse_args(argv)
-    check_shards(args.shards, args.shard_count)
+    config = child_config(args, os.environ[DATABASE_VARIABLE])
     point_discord_at_url(args.base_url)
     quiet_voice_warnings()
-    config = Config(
-        database=database_of(os.environ[DATABASE_VARIABLE]),
-        timer_seconds=args.timer_seconds,
-        shards=args.shards,
-        shard_count=args.shard_count,
-    )
     token = os.environ.get("DISCORD_TOKEN", "")
     bot = EmulatedBot(config, seed=args.seed, guild_ready_timeout=0.1)
     return await serve(bot, token)
@@ -93,7 +105,8 @@ class BotProcess:
 
     `shards` (first, last) of `shard_count`, or every shard (as the emulator recommends)
     when both are None. `env` adds to the child's environment (SCHOTTEN_CRASH_AT, ...).
-    Everything the child prints goes to `log`."""
+    `render_workers`: its `[render] workers` (None: the default). Everything the child
+    prints goes to `log`."""
 
     def __init__(
         self,
@@ -106,6 +119,7 @@ class BotProcess:
         seed: int | None = None,
         timer_seconds: float = 3600.0,
         env: Mapping[str, str] | None = None,
+        render_workers: int | None = None,
     ) -> None:
         check_shards(shards, shard_count)
         self.emu = emu
@@ -116,6 +130,7 @@ class BotProcess:
         self.seed = seed
         self.timer_seconds = timer_seconds
         self.env = dict(env or {})
+        self.render_workers = render_workers
         self.proc: asyncio.subprocess.Process | None = None
         # The gateway sessions this process opened (a restarted process opens new ones).
         self.sessions: list[GatewaySession] = []
@@ -152,6 +167,8 @@ class BotProcess:
             argv += ["--shard-count", str(self.shard_count)]
         if self.seed is not None:
             argv += ["--seed", str(self.seed)]
+        if self.render_workers is not None:
+            argv += ["--render-workers", str(self.render_workers)]
         return [*argv, "--timer-seconds", str(self.timer_seconds)]
 
     async def start(self, timeout: float = 60.0) -> BotProcess:
