@@ -1,9 +1,10 @@
 """A board drawn in bands, for render/board.py: each row of stones or tiles is drawn on a
 band of its own (the row and half the gap above and below it), mapped to the theme's
-palette and compressed (a png.Strip), and kept by what the row shows. A move changes one or
-two rows, so the others come from what was kept rather than being drawn, mapped and
-compressed again; the header and the footer, which change at every move, are cut from the
-picture drawn around the rows.
+palette and compressed (a png.Strip), and kept by what the row shows; so are the players'
+banners and the line naming the sides. A move changes one or two rows and a banner or two,
+so the others come from what was kept rather than being drawn, mapped and compressed again;
+the header and the footer, which change at every move, are cut from the picture drawn
+around the bands.
 
 The bands tile the picture exactly: tests/render/test_board_rows.py checks that the board
 written from bands has the very pixels of the board drawn whole.
@@ -11,20 +12,22 @@ written from bands has the very pixels of the board drawn whole.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from lang import current
 from render import frame, png
-from render.frame import ROW_GAP, Row, draw_row, row_height
+from render.frame import ROW_GAP, Banner, Row, banner, draw_row, row_height, sides_line
 from render.kept import Kept
 from render.theme import Theme
 
 HALF_GAP = ROW_GAP // 2
-# Rows: nine stones or seven tiles, from either side, of a few dozen games at a time.
-kept: Kept[png.Strip] = Kept(1024)
+# Rows (nine stones or seven tiles) and banners, from either side, of a few dozen games at
+# a time.
+kept: Kept[png.Strip] = Kept(1536)
+SCRATCH = (400, 1600)  # heights of the band a part is drawn on: most fit the first
 
 
 @dataclass
@@ -47,24 +50,89 @@ def place_row(
     bands: Bands | None,
 ) -> int:
     """One row from `y`, as frame.draw_row: drawn on `img`, or, with `bands`, as a band of
-    its own (kept, or drawn and kept). Returns the y below it."""
+    its own (the row and half the gap above and below it). Returns the y below it."""
     if bands is None:
         return draw_row(img, d, theme, y, row, game)
-    h = row_height(row, theme)
-    top, bottom = y - HALF_GAP, y + h + ROW_GAP - HALF_GAP
+
+    def drawn(band: Image.Image, bd: ImageDraw.ImageDraw, top: int) -> int:
+        return draw_row(band, bd, theme, top + HALF_GAP, row, game) - HALF_GAP
+
     # A row's repr names everything it draws (frozen dataclasses of words, colours and
-    # cards); its words are already in the current language, which the key names too for
-    # what draw_row writes itself.
-    key = (repr(row), game, theme, img.width, current())
-    strip = kept.get(key)
+    # cards); its words are already in the current language, which `place` adds to the key
+    # for what draw_row writes itself.
+    key = ("row", repr(row), game)
+    height = row_height(row, theme) + ROW_GAP
+    return place(img, theme, y - HALF_GAP, key, drawn, bands, height) + HALF_GAP
+
+
+def place(
+    img: Image.Image,
+    theme: Theme,
+    y: int,
+    key: Hashable,
+    draw: Callable[[Image.Image, ImageDraw.ImageDraw, int], int],
+    bands: Bands,
+    height: int | None = None,
+) -> int:
+    """What `draw(picture, its ImageDraw, top)` draws from `top` down to the y it returns,
+    placed at `y` as a band: kept by `key` (which must name everything it draws, but for
+    the theme, the width and the language), or drawn on a band of its own (`height` tall
+    when known) and kept. Returns the y below it."""
+    full = (key, theme, img.width, current())
+    strip = kept.get(full)
     if strip is None:
-        band = Image.new("RGB", (img.width, bottom - top), theme.background)
-        draw_row(band, ImageDraw.Draw(band), theme, HALF_GAP, row, game)
+        for room in (height,) if height is not None else SCRATCH:
+            band = Image.new("RGB", (img.width, room), theme.background)
+            bottom = draw(band, ImageDraw.Draw(band), 0)
+            if bottom <= room:
+                break
+        else:
+            raise ValueError(f"a band taller than {room} px")
+        if bottom < band.height:
+            band = band.crop((0, 0, img.width, bottom))
         frame.frame_sides(band, theme)
         strip = png.strip(band, bands.palette)
-        kept.put(key, strip)
-    bands.rows.append((top, bottom, strip))
-    return y + h + ROW_GAP
+        kept.put(full, strip)
+    bands.rows.append((y, y + strip.height, strip))
+    return y + strip.height
+
+
+def place_banner(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    y: int,
+    b: Banner,
+    bands: Bands | None,
+) -> int:
+    """A player's banner from `y`, as frame.banner, or as a band kept by what it shows
+    (it changes when the turn or the player's stones, hand or actions do)."""
+    if bands is None:
+        return banner(img, d, theme, y, b)
+    return place(
+        img, theme, y, ("banner", repr(b)), lambda i, bd, t: banner(i, bd, theme, t, b), bands
+    )
+
+
+def place_sides_line(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    y: int,
+    names: tuple[str, str],
+    left: int,
+    roles: tuple[str, str],
+    bands: Bands | None,
+) -> int:
+    """frame.sides_line from `y`, or as a band kept by the names, sides and roles. The
+    band stops half a row gap short of the line's end: the first row's band holds that."""
+
+    def drawn(i: Image.Image, bd: ImageDraw.ImageDraw, top: int) -> int:
+        return sides_line(i, bd, theme, top, names, left, roles) - HALF_GAP
+
+    if bands is None:
+        return sides_line(img, d, theme, y, names, left, roles)
+    return place(img, theme, y, ("sides", names, left, roles), drawn, bands) + HALF_GAP
 
 
 def tall_enough(

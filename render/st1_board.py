@@ -20,7 +20,7 @@ from engine.cards import parse_card
 from engine.outcome import Termination
 from engine.st1.view import StoneView, View
 from lang import _, ngettext, pgettext
-from render.bands import Bands, place_row, tall_enough
+from render.bands import Bands, place_banner, place_row, place_sides_line, tall_enough
 from render.frame import (
     Banner,
     Face,
@@ -28,13 +28,11 @@ from render.frame import (
     Notes,
     Row,
     Side,
-    banner,
     canvas,
     face_pin,
     footer,
     header,
     side_pins,
-    sides_line,
 )
 from render.theme import Theme
 from render.words import (
@@ -88,8 +86,8 @@ def _draw(
         result=result,
     )
     for seat in (left, right):
-        y = banner(img, d, theme, y, _banner(view, seat, names, theme, notes))
-    y = sides_line(img, d, theme, y, names, left)
+        y = place_banner(img, d, theme, y, _banner(view, seat, names, theme, notes), bands)
+    y = place_sides_line(img, d, theme, y, names, left, ("", ""), bands)
     decided = _decided(view)
     for stone in view.stones:
         row = _row(view, stone, left, rings, theme, decided, notes or Notes(badges=True))

@@ -21,7 +21,7 @@ from engine.formations import FormationType
 from engine.st2.board import TILE_RULES
 from engine.st2.view import TileView, View
 from lang import _, ngettext, pgettext
-from render.bands import Bands, place_row, tall_enough
+from render.bands import Bands, place_banner, place_row, place_sides_line, tall_enough
 from render.frame import (
     Banner,
     Face,
@@ -29,13 +29,11 @@ from render.frame import (
     Notes,
     Row,
     Side,
-    banner,
     canvas,
     face_pin,
     footer,
     header,
     side_pins,
-    sides_line,
 )
 from render.st1_board import hand_fact, tactics_fact
 from render.theme import Theme
@@ -93,12 +91,12 @@ def _draw(
         result=result,
     )
     for seat in (left, right):
-        y = banner(img, d, theme, y, _banner(view, seat, names, theme, notes))
+        y = place_banner(img, d, theme, y, _banner(view, seat, names, theme, notes), bands)
     roles = tuple(
         pgettext("role", "Attacker") if s == view.attacker else pgettext("role", "Defender")
         for s in (left, right)
     )
-    y = sides_line(img, d, theme, y, names, left, (roles[0], roles[1]))
+    y = place_sides_line(img, d, theme, y, names, left, (roles[0], roles[1]), bands)
     for tile in view.tiles:
         row = _row(view, tile, left, rings, theme, notes or Notes(badges=True))
         y = place_row(img, d, theme, y, row, "st2", bands)
