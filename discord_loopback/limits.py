@@ -13,8 +13,9 @@ below; each yields errors at the offending value, with the Discord code of its r
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ RESPONDING = f"{DOCS}/interactions/receiving-and-responding"
 
 MESSAGE_CONTENT = 2000
 IS_COMPONENTS_V2 = 1 << 15
+INTEGER_TEXT = re.compile(r"^-?[0-9]+$")  # a string Discord reads as an integer
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECTS = frozenset({3, 5, 6, 7, 8})
 LINK, PREMIUM = 5, 6
@@ -491,16 +493,32 @@ def embeds_total(
             holder = embed.get(part)
             if isinstance(holder, dict):
                 total += len(_text(holder.get(key)))
-        for field in embed.get("fields") or []:
+        fields = embed.get("fields")
+        for field in fields if isinstance(fields, list) else []:
             if isinstance(field, dict):
                 total += len(_text(field.get("name"))) + len(_text(field.get("value")))
     if total > limit:
         yield _error(f"Embed size exceeds maximum size of {limit}")
 
 
+def _flags(message: Mapping[str, Any]) -> int:
+    """A message's flags, an integer or a string of one; 0 when unreadable (the schema says
+    what is wrong with them)."""
+    flags = message.get("flags")
+    if isinstance(flags, str) and INTEGER_TEXT.match(flags):
+        return int(flags)
+    return flags if isinstance(flags, int) else 0
+
+
+def _kind(component: Mapping[str, Any]) -> int | None:
+    """A component's or an option's `type`, if it is an integer (the schema checks it)."""
+    kind = component.get("type")
+    return kind if isinstance(kind, int) else None
+
+
 def _legacy_components(message: Any) -> list[Any]:
     """A message's top-level components when it does not set IS_COMPONENTS_V2."""
-    if not isinstance(message, dict) or int(message.get("flags") or 0) & IS_COMPONENTS_V2:
+    if not isinstance(message, dict) or _flags(message) & IS_COMPONENTS_V2:
         return []
     components = message.get("components")
     return components if isinstance(components, list) else []
@@ -528,7 +546,7 @@ def one_select_per_row(
     if not isinstance(children, list) or len(children) < 2:
         return
     for i, child in enumerate(children):
-        if isinstance(child, dict) and child.get("type") in SELECTS:
+        if isinstance(child, dict) and _kind(child) in SELECTS:
             yield _error("The specified component exceeds the maximum width", ["components", i])
 
 
@@ -702,6 +720,8 @@ def unique_option_names(
     seen: set[Any] = set()
     for i, option in _option_list(options):
         name = option.get("name")
+        if not isinstance(name, Hashable):  # junk: the schema's error
+            continue
         if name in seen:
             yield _error("Option names must be unique", [i, "name"])
         seen.add(name)
@@ -712,7 +732,7 @@ def required_options_first(
 ) -> Iterator[ValidationError]:
     optional_seen = False
     for i, option in _option_list(options):
-        if option.get("type") in SUBCOMMANDS:
+        if _kind(option) in SUBCOMMANDS:
             continue
         if not option.get("required"):
             optional_seen = True
@@ -769,6 +789,8 @@ def unique_command_names(
     seen: set[tuple[Any, Any]] = set()
     for i, command in _option_list(commands):
         key = (command.get("name"), command.get("type") or CHAT_INPUT)
+        if not isinstance(key[0], Hashable) or not isinstance(key[1], Hashable):
+            continue  # junk: the schema's error
         if key in seen:
             yield _error("Application command names must be unique", [i, "name"])
         seen.add(key)
