@@ -26,6 +26,7 @@ from .http_util import (
     RequestRecord,
     ResponseMismatch,
     json_response,
+    media_type,
     parse_body,
 )
 from .interactions import InteractionManager
@@ -205,7 +206,7 @@ class Emulator:
         errors = self.spec.check_parameters(operation, path_params, request.query)
         if body.present or operation.body_required:
             payload = body.payload if body.present else {}
-            errors += self.spec.check_body(operation, request.content_type, payload)
+            errors += self.spec.check_body(operation, media_type(request), payload)
         if errors:
             error = invalid_form_body(errors)
             self.responder.note_refusal(path_params, error)
