@@ -42,7 +42,8 @@ PLAYER_CODE = ("one_move", "paced_moves", "start_games", "on_chat")
 # The innermost frame of a thread waiting for work rather than working.
 IDLE = re.compile(
     r"^(_worker \(concurrent/futures/thread\.py|_connection_worker_thread \(aiosqlite/core\.py:59"
-    r"|EpollSelector\.select|ThreadedChildWatcher\._do_waitpid|Condition\.wait|Event\.wait"
+    r"|EpollSelector\.select|_PollLikeSelector\.select|ThreadedChildWatcher\._do_waitpid"
+    r"|Condition\.wait|Event\.wait"
     r"|Thread\._wait_for_tstate_lock|CpuSampler\._run)"
 )
 LEAF_IDLE = {

@@ -1,15 +1,16 @@
 """Where the e2e benchmark's CPU goes: a summary of a py-spy profile by layer and function.
 
     .venv/bin/pip install py-spy
-    .venv/bin/py-spy record -r 100 --format raw -o e2e.raw -- \\
+    .venv/bin/py-spy record -r 100 --subprocesses --format raw -o e2e.raw -- \\
         .venv/bin/python -m benchmarks e2e_move e2e_ack e2e_cpu e2e_capacity e2e_emulator
     .venv/bin/python -m benchmarks.profile_layers e2e.raw
 
-(`e2e_move ...` runs the e2e suite alone, not e2e_shards.) py-spy samples every thread of
-the process, so aiosqlite's thread counts too; threads waiting for work are left out. The
-pictures are drawn in the bot's picture process (`[render] workers`), which this process
-does not include: set `E2E_RENDER_WORKERS=0` to draw them in threads of this one (or give
-py-spy `--subprocesses`). Layers as in benchmarks/layers.py.
+(`e2e_move ...` runs the e2e suite alone, not e2e_shards.) py-spy samples every thread;
+with `--subprocesses`, of the benchmark's process (the loopback Discord and the players),
+of the bot's (a child: benchmarks/e2e_bot.py) and of its picture process, all summed here
+(leave it out for the benchmark's process alone, or give `-p` the id of one of the others).
+aiosqlite's threads count too; threads waiting for work are left out. Layers as in
+benchmarks/layers.py.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ def summarise(path: Path, top: int = 30) -> str:
         if not stack:
             continue
         count = int(count_text)
-        texts = stack.split(";")
-        if IDLE.match(texts[-1]) or ELSEWHERE in stack:
+        # py-spy --subprocesses heads each stack with its process: not a frame.
+        texts = [t for t in stack.split(";") if not t.startswith("process ")]
+        if not texts or IDLE.match(texts[-1]) or ELSEWHERE in stack:
             continue
         frames = [_frame(t) for t in texts]
         total += count

@@ -507,6 +507,8 @@ def _flags(message: Mapping[str, Any]) -> int:
     flags = message.get("flags")
     if isinstance(flags, str) and INTEGER_TEXT.match(flags):
         return int(flags)
+    if isinstance(flags, float) and flags.is_integer():  # JSON Schema's integer 2.0
+        return int(flags)
     return flags if isinstance(flags, int) else 0
 
 
