@@ -25,6 +25,7 @@ cp "$new/benchmarks/timing.py" "$new/benchmarks/layers.py" "$new/benchmarks/e2e.
 sed -e 's/^from benchmarks\./from e2ebench./' -i "$shim/e2ebench/e2e.py"
 if [ ! -d "$old/discord_loopback" ]; then  # a tree from before bot/sandbox: its emulator in bot/emulator
     sed -e 's/^from discord_loopback import/from bot.emulator import/' -i "$shim/e2ebench/e2e.py"
+    mv "$shim/e2ebench/e2e_bot.py" "$shim/e2ebench/e2e_bot_new.py"
     cat > "$shim/e2ebench/e2e_bot.py" <<'PY'
 """bot_apart for a tree from before bot/sandbox: its bot in a child process of the tree's own
 Python, pointed at the emulator's URL as bot.sandbox.processes points it."""
@@ -32,10 +33,9 @@ import asyncio
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 from bot.service import GameService
+from e2ebench.e2e_bot_new import BotApart  # its CPU, read from /proc as for this tree's
 
 CHILD = """
 import asyncio, os, sys
@@ -51,44 +51,6 @@ config = Config(database=Path(os.environ["E2E_DATABASE"]), timer_seconds=3600)
 bot = SchottenBot(config, guild_ready_timeout=0.1)
 asyncio.run(bot.start(os.environ["DISCORD_TOKEN"]))
 """
-
-
-def descendants(pid):
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        kids = children.get(todo.pop(), [])
-        found += kids
-        todo += kids
-    return found
-
-
-def cpu_seconds(pids):
-    ticks = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-@dataclass
-class BotApart:
-    pid: int
-    service: GameService
-
-    def cpu_seconds(self):
-        children = cpu_seconds(descendants(self.pid))
-        return cpu_seconds([self.pid]) + children, children
 
 
 @contextlib.asynccontextmanager

@@ -17,10 +17,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.sandbox.processes import BotProcess
-from bot.service import GameService
-from discord_loopback import Emulator
+if TYPE_CHECKING:  # imported where used: compare_e2e.sh's shim reuses the rest on older trees
+    from bot.service import GameService
+    from discord_loopback import Emulator
 
 
 def _stat(pid: int | str) -> list[str] | None:
@@ -75,6 +76,9 @@ async def bot_apart(emu: Emulator, database: Path, log: Path) -> AsyncIterator[B
     """The bot in a process of its own, connected to `emu` with its commands registered,
     stopped (SIGTERM, and it must exit cleanly) at the end. `E2E_RENDER_WORKERS=N` sets
     its `[render] workers` (unset: the bot's default)."""
+    from bot.sandbox.processes import BotProcess
+    from bot.service import GameService
+
     chosen = os.environ.get("E2E_RENDER_WORKERS")
     workers = int(chosen) if chosen is not None else None
     process = BotProcess(emu, database, log=log, render_workers=workers)
