@@ -12,11 +12,9 @@ board, whose rows the channel's board has just written).
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable, Iterator
 
-from benchmarks.timing import figure
+from benchmarks.timing import figure, median_seconds
 from engine.st1.position import parse_position
 from render import bands, board, render_board, render_hand, render_turn
 from render.gallery import NAMES, ST1_TACTICS_MIDGAME, st1_tactics_midgame, st2_siege_midgame
@@ -33,13 +31,7 @@ def _forget() -> None:
 def _ms(fn: Callable[[], bytes], before: Callable[[], object] = _forget) -> float:
     """The median of RUNS timed calls of `fn`, each after `before` (untimed)."""
     fn()  # warm the sprite caches and this thread's fonts
-    times = []
-    for _ in range(RUNS):
-        before()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+    return median_seconds(fn, runs=RUNS, before=before) * 1000
 
 
 def run() -> Iterator[str]:

@@ -7,10 +7,14 @@ import time
 from collections.abc import Callable
 
 
-def median_seconds(fn: Callable[[], object], *, runs: int = 5) -> float:
-    """Median wall time of `runs` calls of fn."""
+def median_seconds(
+    fn: Callable[[], object], *, runs: int = 5, before: Callable[[], object] | None = None
+) -> float:
+    """Median wall time of `runs` calls of fn, each after `before` (not timed)."""
     times = []
     for _ in range(runs):
+        if before is not None:
+            before()
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)

@@ -225,9 +225,9 @@ def _declared_types(schema: Mapping[str, Any]) -> list[str]:
     return kinds[:-1] if schema.get("x-integer-string") else kinds
 
 
-DiscordValidator = validators.extend(
-    Draft202012Validator, {"x-integer-string": _integer_string, **CHECKS}
-)
+# The keywords the file and limits.py add to Draft 2020-12's (python-jsonschema functions).
+KEYWORDS = {"x-integer-string": _integer_string, **CHECKS}
+DiscordValidator = validators.extend(Draft202012Validator, KEYWORDS)
 
 
 # -- the operations --------------------------------------------------------------------------
@@ -472,7 +472,7 @@ class DiscordSpec:
         if passes is None:
             passes = self._quick[key] = quick_check(
                 validator.schema,
-                {"x-integer-string": _integer_string, **CHECKS},
+                KEYWORDS,
                 DiscordValidator,
                 self.registry,
                 [(SPEC_URI, self.document)],

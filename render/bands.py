@@ -49,10 +49,8 @@ def place_row(
     game: str,
     bands: Bands | None,
 ) -> int:
-    """One row from `y`, as frame.draw_row: drawn on `img`, or, with `bands`, as a band of
-    its own (the row and half the gap above and below it). Returns the y below it."""
-    if bands is None:
-        return draw_row(img, d, theme, y, row, game)
+    """One row from `y`, as frame.draw_row, its band holding half the gap above and below
+    it. Returns the y below it."""
 
     def drawn(band: Image.Image, bd: ImageDraw.ImageDraw, top: int) -> int:
         return draw_row(band, bd, theme, top + HALF_GAP, row, game) - HALF_GAP
@@ -62,22 +60,26 @@ def place_row(
     # for what draw_row writes itself.
     key = ("row", repr(row), game)
     height = row_height(row, theme) + ROW_GAP
-    return place(img, theme, y - HALF_GAP, key, drawn, bands, height) + HALF_GAP
+    return place(img, d, theme, y - HALF_GAP, key, drawn, bands, height) + HALF_GAP
 
 
 def place(
     img: Image.Image,
+    d: ImageDraw.ImageDraw,
     theme: Theme,
     y: int,
     key: Hashable,
     draw: Callable[[Image.Image, ImageDraw.ImageDraw, int], int],
-    bands: Bands,
+    bands: Bands | None,
     height: int | None = None,
 ) -> int:
     """What `draw(picture, its ImageDraw, top)` draws from `top` down to the y it returns,
-    placed at `y` as a band: kept by `key` (which must name everything it draws, but for
-    the theme, the width and the language), or drawn on a band of its own (`height` tall
-    when known) and kept. Returns the y below it."""
+    from `y`: drawn on `img` (`d`) as it is, or, with `bands`, as a band kept by `key`
+    (which must name everything it draws, but for the theme, the width and the language),
+    or drawn on a band of its own (`height` tall when known) and kept. Returns the y below
+    it."""
+    if bands is None:
+        return draw(img, d, y)
     full = (key, theme, img.width, current())
     strip = kept.get(full)
     if strip is None:
@@ -105,13 +107,13 @@ def place_banner(
     b: Banner,
     bands: Bands | None,
 ) -> int:
-    """A player's banner from `y`, as frame.banner, or as a band kept by what it shows
-    (it changes when the turn or the player's stones, hand or actions do)."""
-    if bands is None:
-        return banner(img, d, theme, y, b)
-    return place(
-        img, theme, y, ("banner", repr(b)), lambda i, bd, t: banner(i, bd, theme, t, b), bands
-    )
+    """A player's banner from `y`, as frame.banner, its band kept by what it shows (it
+    changes when the turn or the player's stones, hand or actions do)."""
+
+    def drawn(i: Image.Image, bd: ImageDraw.ImageDraw, top: int) -> int:
+        return banner(i, bd, theme, top, b)
+
+    return place(img, d, theme, y, ("banner", repr(b)), drawn, bands)
 
 
 def place_sides_line(
@@ -124,15 +126,13 @@ def place_sides_line(
     roles: tuple[str, str],
     bands: Bands | None,
 ) -> int:
-    """frame.sides_line from `y`, or as a band kept by the names, sides and roles. The
-    band stops half a row gap short of the line's end: the first row's band holds that."""
+    """frame.sides_line from `y`, its band kept by the names, sides and roles. The band
+    stops half a row gap short of the line's end: the first row's band holds that."""
 
     def drawn(i: Image.Image, bd: ImageDraw.ImageDraw, top: int) -> int:
         return sides_line(i, bd, theme, top, names, left, roles) - HALF_GAP
 
-    if bands is None:
-        return sides_line(img, d, theme, y, names, left, roles)
-    return place(img, theme, y, ("sides", names, left, roles), drawn, bands) + HALF_GAP
+    return place(img, d, theme, y, ("sides", names, left, roles), drawn, bands) + HALF_GAP
 
 
 def tall_enough(

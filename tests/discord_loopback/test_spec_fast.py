@@ -16,15 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT202012
 
-from discord_loopback.limits import CHECKS
 from discord_loopback.quick_check import quick_check
-from discord_loopback.spec import (
-    SPEC_URI,
-    DiscordValidator,
-    Operation,
-    _integer_string,
-    discord_spec,
-)
+from discord_loopback.spec import KEYWORDS, SPEC_URI, DiscordValidator, Operation, discord_spec
 
 V2 = 1 << 15  # IS_COMPONENTS_V2
 
@@ -519,6 +512,5 @@ REGISTRY = referencing.Registry().with_resource(
 @given(instance=TRICKY)
 def test_each_keyword_as_python_jsonschema_reads_it(schema, instance):
     validator = DiscordValidator(schema, registry=REGISTRY)
-    keywords = {"x-integer-string": _integer_string, **CHECKS}
-    passes = quick_check(schema, keywords, DiscordValidator, REGISTRY, [(SPEC_URI, DOCUMENT)])
+    passes = quick_check(schema, KEYWORDS, DiscordValidator, REGISTRY, [(SPEC_URI, DOCUMENT)])
     assert passes(instance) == validator.is_valid(instance)
