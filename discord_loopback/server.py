@@ -6,7 +6,8 @@ import asyncio
 import json
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from . import rest_core, rest_interactions, rest_messages
+from .behaviours import Behaviours
 from .chat import ChatPrinter
 from .errors import INVALID_FORM_BODY, INVALID_JSON, ApiError, EmulatorTimeout, invalid_form_body
 from .events import Bus, ChatEvent, ChatStream
@@ -59,6 +61,11 @@ class Emulator:
     ``check_responses``: validate each JSON response of the emulator against its operation's
     response schema in Discord's description, recording mismatches in
     ``response_mismatches`` (for the emulator's own tests).
+    ``without``: names of Discord's behaviours not to play (``behaviours.BEHAVIOURS``); all
+    are played by default, as Discord plays them.
+    ``clock``: the time source of the behaviours that wait (token expiry, thread archiving,
+    rate limits, message age), seconds since the epoch; give the bot's manual clock so that
+    both move together. ``advance()`` moves the loopback's time on top of it.
     """
 
     def __init__(
@@ -71,7 +78,12 @@ class Emulator:
         heartbeat_interval: float = 41.25,
         recommended_shards: int = 1,
         check_responses: bool = False,
+        without: Iterable[str] = (),
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        self.behaviours = Behaviours(without)
+        self._clock = clock
+        self._offset = 0.0
         self.token = token
         self.command_wait = command_wait
         self.recommended_shards = recommended_shards
@@ -96,6 +108,22 @@ class Emulator:
         self.spec = discord_spec()
         self.port = 0
         self._runner: web.AppRunner | None = None
+
+    # -- time ----------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The loopback's time: its clock plus what ``advance`` added (seconds)."""
+        return self._clock() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the loopback's time forward (tokens expire, threads archive, buckets refill)."""
+        if seconds < 0:
+            raise ValueError("time only moves forward")
+        self._offset += seconds
+
+    def plays(self, behaviour: str) -> bool:
+        """Whether a behaviour of Discord's (``behaviours.BEHAVIOURS``) is played."""
+        return behaviour in self.behaviours
 
     # -- lifecycle -----------------------------------------------------------------------
 
