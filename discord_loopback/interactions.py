@@ -79,6 +79,8 @@ class InteractionManager:
             return channel, None, None
         if channel.guild is not member.guild:
             raise SimulationError(f"{channel.label} is not in {member.guild.name}")
+        if member.guild.bot_removed:  # its commands and controls went with it
+            raise SimulationError(f"the bot is not in {member.guild.name} (remove_bot)")
         if not member.can_view(channel):
             raise SimulationError(f"{member.name} cannot see {channel.label}")
         return channel, member.guild, member
@@ -326,6 +328,7 @@ class InteractionManager:
             channel=channel,
             data=data,
             summary=summary,
+            created_at=self._emu.now(),
         )
 
     def _payload(self, record: InteractionRecord) -> JSON:

@@ -49,6 +49,10 @@ VALID_CALLBACKS = {
 
 ResponseKind = Literal["reply", "followup", "update", "edit"]
 
+# "Interaction tokens are valid for 15 minutes" (discord-api-docs, interactions/receiving-
+# and-responding, "Responding to an Interaction" and "Followup Messages").
+TOKEN_LIFETIME = 15 * 60.0
+
 
 @dataclass
 class Response:
@@ -80,6 +84,9 @@ class InteractionRecord:
     command_name: str | None = None
     session_id: str | None = None
     dispatched_at: float = 0.0
+    # When Discord created it, on the loopback's clock (``Emulator.now``): its token lives
+    # ``TOKEN_LIFETIME`` seconds from then.
+    created_at: float = 0.0
     callback_type: int | None = None
     acked_at: float | None = None
     expired: bool = False

@@ -8,7 +8,11 @@ Rules enforced, as Discord does:
 * followups need an acknowledged interaction (404 ``10015 Unknown Webhook``);
 * the first followup after a deferred reply (type 5) fills the "thinking…" message and keeps
   the defer's ephemerality, whatever flags the followup carries;
-* ``@original`` of a component interaction answered with 6/7 is the component's message.
+* ``@original`` of a component interaction answered with 6/7 is the component's message;
+* (behaviour ``token_expiry``) the token lives 15 minutes from the interaction's creation,
+  on the loopback's clock: past that, every webhook request made with it (followups, and
+  getting, editing or deleting ``@original`` or a followup) is 401 ``50027 Invalid Webhook
+  Token``, and a callback 404 ``10062 Unknown interaction`` (long past its 3 s).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from .records import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
     MODAL,
+    TOKEN_LIFETIME,
     UPDATE_MESSAGE,
     VALID_CALLBACKS,
     InteractionRecord,
@@ -46,6 +51,10 @@ from .world import MessageBody
 if TYPE_CHECKING:
     from .server import Emulator
 
+# Discord's JSON code for a webhook request whose token is no longer (or never was) valid
+# (topics/opcodes-and-status-codes, "JSON Error Codes"), answered with status 401.
+INVALID_WEBHOOK_TOKEN = 50027
+
 
 class InteractionResponder:
     """Serves the callback and webhook routes against the records the dispatcher keeps."""
@@ -55,6 +64,13 @@ class InteractionResponder:
 
     def _record(self, interaction_id: int) -> InteractionRecord | None:
         return self._emu.interactions.records.get(interaction_id)
+
+    def token_expired(self, record: InteractionRecord) -> bool:
+        """Whether its token is past its 15 minutes (when Discord's behaviour is played)."""
+        return (
+            self._emu.plays("token_expiry")
+            and self._emu.now() - record.created_at >= TOKEN_LIFETIME
+        )
 
     def note_refusal(self, path_params: Mapping[str, str], error: ApiError) -> None:
         """A callback or webhook request refused before it reached this responder (it broke
@@ -78,7 +94,7 @@ class InteractionResponder:
             raise
 
     def _callback(self, record: InteractionRecord, body: MessageBody) -> JSON:
-        if record.expired:
+        if record.expired or self.token_expired(record):
             raise ApiError(404, UNKNOWN_INTERACTION, "Unknown interaction")
         if record.callback_type is not None:
             raise ApiError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
@@ -152,6 +168,10 @@ class InteractionResponder:
         record = self._emu.interactions.by_token.get(token)
         if record is None or application_id != self._emu.world.application_id:
             raise ApiError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+        if self.token_expired(record):
+            error = ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+            record.errors.append(error)
+            raise error
         return record
 
     def followup(self, application_id: int, token: str, body: MessageBody) -> SimMessage:
