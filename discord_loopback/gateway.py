@@ -133,9 +133,12 @@ class GatewaySession:
         return self.shard[1]
 
     def receives(self, guild: SimGuild | None) -> bool:
-        """Whether Discord routes events of ``guild`` (None: DMs) to this session."""
+        """Whether Discord routes events of ``guild`` (None: DMs) to this session: none of
+        a server the bot was removed from."""
         if guild is None:
             return self.shard_id == 0
+        if guild.bot_removed:
+            return False
         return shard_of(guild.id, self.shard_count) == self.shard_id
 
     def dispatch(self, event: str, data: JSON) -> None:
@@ -231,6 +234,11 @@ class GatewayHub:
         for session in self._active(guild):
             if session.intents & INTENT_GUILDS:
                 session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
+
+    def dispatch_guild_delete(self, guild: SimGuild) -> None:
+        """GUILD_DELETE as Discord sends it when the bot is removed: an unavailable guild
+        object whose ``unavailable`` is not set (it is set, true, only in an outage)."""
+        self.dispatch("GUILD_DELETE", {"id": str(guild.id)}, INTENT_GUILDS, guild=guild)
 
     def _guild_create(self, session: GatewaySession, guild: SimGuild) -> JSON:
         return guild_payload(

@@ -104,6 +104,8 @@ class SimGuild:
     created_at: dt.datetime = field(default_factory=now)
     # A community server's language (`preferred_locale`, interactions' `guild_locale`).
     locale: str = "en-US"
+    # The bot was removed (``remove_bot``): nothing of the server reaches it, REST refuses.
+    bot_removed: bool = False
 
     @property
     def everyone(self) -> SimRole:
@@ -187,6 +189,14 @@ class SimGuild:
     def remove_member(self, member: SimMember) -> None:
         """The member leaves the server."""
         self._emu.world.remove_member(member)
+
+    def remove_bot(self) -> None:
+        """A manager removes the bot from the server (``World.remove_bot``)."""
+        self._emu.world.remove_bot(self)
+
+    def add_bot(self) -> None:
+        """The bot is invited back (``World.add_bot``)."""
+        self._emu.world.add_bot(self)
 
 
 @dataclass(eq=False)

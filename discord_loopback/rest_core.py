@@ -23,6 +23,7 @@ def _guild(request: web.Request) -> SimGuild:
     guild = emulator_of(request).world.guilds.get(snowflake(request, "guild_id"))
     if guild is None:
         raise unknown("Guild", UNKNOWN_GUILD)
+    emulator_of(request).world.require_bot_in(guild)
     return guild
 
 
@@ -56,6 +57,7 @@ async def my_guilds(request: web.Request) -> web.Response:
                 "features": [],
             }
             for g in guilds
+            if not g.bot_removed
         ]
     )
 
@@ -121,6 +123,7 @@ def _command_scope(request: web.Request) -> int | None:
             403, 20012, "You are not authorized to perform this action on this application"
         )
     if "guild_id" in request.match_info:
+        world.require_bot_in(world.guilds.get(snowflake(request, "guild_id")))
         return snowflake(request, "guild_id")
     return None
 

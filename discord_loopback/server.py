@@ -333,6 +333,15 @@ class Emulator:
     def guilds(self) -> list[SimGuild]:
         return list(self.world.guilds.values())
 
+    def remove_bot(self, guild: SimGuild) -> None:
+        """Remove the bot from ``guild``: GUILD_DELETE, then it is refused there (403 50001)
+        and its members can no longer use its commands (behaviour ``guild_delete``)."""
+        self.world.remove_bot(guild)
+
+    def add_bot(self, guild: SimGuild) -> None:
+        """Invite the bot back to ``guild`` (GUILD_CREATE)."""
+        self.world.add_bot(guild)
+
     def commands(self, guild: SimGuild | None = None) -> list[RegisteredCommand]:
         """Commands the bot registered globally, or for ``guild``."""
         return list(self.world.commands.command_table(guild.id if guild else None).values())

@@ -212,6 +212,31 @@ class World:
         )
         self._emu.bus.changed()
 
+    def remove_bot(self, guild: SimGuild) -> None:
+        """A manager removes the bot from ``guild``: its sessions get GUILD_DELETE (no
+        ``unavailable``), then nothing of the server reaches it (events, interactions: its
+        members can no longer use the bot's commands) and REST about the server, its
+        channels and threads answers 403 50001 Missing Access (``require_bot_in``)."""
+        if not self._emu.plays("guild_delete") or guild.bot_removed:
+            return
+        self._emu.gateway.dispatch_guild_delete(guild)
+        guild.bot_removed = True
+        self._emu.bus.changed()
+
+    def add_bot(self, guild: SimGuild) -> None:
+        """The bot is invited back to ``guild``: GUILD_CREATE, and it is served there again."""
+        if not guild.bot_removed:
+            return
+        guild.bot_removed = False
+        self._emu.gateway.dispatch_guild_create(guild)
+        self._emu.bus.changed()
+
+    def require_bot_in(self, guild: SimGuild | None) -> None:
+        """Refuse a request about a server the bot was removed from, as Discord does: 403
+        50001 Missing Access (the server and its channels still exist, out of its reach)."""
+        if guild is not None and guild.bot_removed:
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
+
     def set_manage_guild(self, member: SimMember, value: bool) -> None:
         """Give or take the "Moderator" role (MANAGE_GUILD), creating it on first use."""
         guild = member.guild
@@ -246,6 +271,7 @@ class World:
         channel = self.channels.get(channel_id)
         if channel is None:
             raise unknown("Channel", UNKNOWN_CHANNEL)
+        self.require_bot_in(channel.guild)
         return channel
 
     def message(self, channel: SimChannel, message_id: int) -> SimMessage:
