@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from . import permissions as perms
 from .errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER, ApiError, invalid_form, unknown
 from .http_util import emulator_of, json_response, no_content, read_json, snowflake
 from .media import png_bytes
-from .models import SimGuild, SimUser
+from .models import JSON, SimChannel, SimGuild, SimUser
 from .payloads import (
     channel_payload,
     guild_payload,
@@ -15,6 +16,7 @@ from .payloads import (
     role_payload,
     user_payload,
 )
+from .world import World
 
 AVATAR_PNG = png_bytes(8, 8, (88, 101, 242))
 
@@ -241,13 +243,28 @@ async def get_channel(request: web.Request) -> web.Response:
 async def edit_channel(request: web.Request) -> web.Response:
     world = emulator_of(request).world
     channel = world.channel(snowflake(request, "channel_id"))
-    world.update_channel(channel, await read_json(request))
+    changes = await read_json(request)
+    world.require(channel, world.bot, _edit_needs(world, channel, changes))
+    world.update_channel(channel, changes)
     return json_response(channel_payload(channel, member_id=world.bot.id))
+
+
+def _edit_needs(world: World, channel: SimChannel, changes: JSON) -> int:
+    """A thread's edit as topics/threads says (``perms.thread_edit_needs``); any other
+    channel's, Manage Channels (resources/channel, "Modify Channel")."""
+    if not channel.is_thread:
+        return perms.MANAGE_CHANNELS
+    creator = channel.owner_id == world.bot.id
+    return perms.thread_edit_needs(changes, creator=creator, locked=channel.locked)
 
 
 async def delete_channel(request: web.Request) -> web.Response:
     world = emulator_of(request).world
     channel = world.channel(snowflake(request, "channel_id"))
+    # Manage Channels, or Manage Threads for a thread (resources/channel, "Delete/Close Channel").
+    world.require(
+        channel, world.bot, perms.MANAGE_THREADS if channel.is_thread else perms.MANAGE_CHANNELS
+    )
     world.delete_channel(channel)
     return json_response(channel_payload(channel))
 

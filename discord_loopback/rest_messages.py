@@ -99,12 +99,17 @@ async def edit_message(request: web.Request) -> web.Response:
 
 async def delete_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
-    world.delete(world.message(channel, snowflake(request, "message_id")))
+    message = world.message(channel, snowflake(request, "message_id"))
+    # Another user's message takes Manage Messages (resources/message, "Delete Message").
+    if message.author.id != world.bot.id:
+        world.require(channel, world.bot, perms.MANAGE_MESSAGES)
+    world.delete(message)
     return no_content()
 
 
 async def bulk_delete(request: web.Request) -> web.Response:
     world, channel = _channel(request)
+    world.require(channel, world.bot, perms.MANAGE_MESSAGES)  # "Bulk Delete Messages"
     payload = await read_json(request)
     messages = [world.message(channel, int(i)) for i in payload.get("messages", [])]
     if not 2 <= len(messages) <= 100:
@@ -125,6 +130,8 @@ async def react(request: web.Request) -> web.Response:
     message = world.message(channel, snowflake(request, "message_id"))
     emoji = unquote(request.match_info["emoji"])
     user = _user(world, request.match_info.get("user_id", "@me"))
+    if user.id != world.bot.id:  # another's reaction: "Delete User Reaction"
+        world.require(channel, world.bot, perms.MANAGE_MESSAGES)
     world.add_reaction(message, user, emoji, request.method == "PUT")
     return no_content()
 
@@ -132,6 +139,7 @@ async def react(request: web.Request) -> web.Response:
 async def clear_reactions(request: web.Request) -> web.Response:
     world, channel = _channel(request)
     message = world.message(channel, snowflake(request, "message_id"))
+    world.require(channel, world.bot, perms.MANAGE_MESSAGES)  # "Delete All Reactions"
     message.reactions.clear()
     return no_content()
 
@@ -187,7 +195,13 @@ async def thread_member_put(request: web.Request) -> web.Response:
 
 async def thread_member_delete(request: web.Request) -> web.Response:
     world, thread = _channel(request)
-    world.set_thread_member(thread, _user(world, request.match_info["user_id"]), False)
+    user = _user(world, request.match_info["user_id"])
+    # Removing another member takes Manage Threads, or being a private thread's creator
+    # (resources/channel, "Remove Thread Member"); leaving takes nothing.
+    mine = thread.type == PRIVATE_THREAD and thread.owner_id == world.bot.id
+    if user.id != world.bot.id and not mine:
+        world.require(thread, world.bot, perms.MANAGE_THREADS)
+    world.set_thread_member(thread, user, False)
     return no_content()
 
 

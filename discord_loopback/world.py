@@ -144,7 +144,9 @@ class World:
         guild = SimGuild(id=guild_id, name=name, owner_id=owner.id, _emu=self._emu, locale=locale)
         # @everyone shares the guild's id.
         guild.roles[guild_id] = SimRole(guild_id, "@everyone", perms.EVERYONE_DEFAULT)
-        bot_role = SimRole(self.ids.next(), self.bot.name, perms.BOT_DEFAULT, 1, managed=True)
+        # The role its invite made (`invite_permissions`): exactly what the invite asked for.
+        invited = perms.BOT_DEFAULT if self._emu.plays("invite_permissions") else perms.BOT_KIND
+        bot_role = SimRole(self.ids.next(), self.bot.name, invited, 1, managed=True)
         guild.roles[bot_role.id] = bot_role
         guild.members[self.bot.id] = SimMember(
             user=self.bot, guild=guild, _emu=self._emu, role_ids=[bot_role.id]
