@@ -634,21 +634,23 @@ class Front:
         *,
         announce: discord.Interaction | None,
     ) -> None:
-        """Open a thread if the server wants and allows it, start the match, post the board
-        and send the first player their hand."""
+        """Start the match, then open its thread if the server wants and allows it, post
+        the board and send the first player their hand.
+
+        The match starts in the challenge's channel, so a click that loses the race opens
+        nothing (the bot may not delete a thread: the invite gives no Manage Threads); the
+        winner then moves it into its new thread before announcing it. Announcements read
+        the game's channel when they are sent: after a crash in between, the game is played
+        in the challenge's channel."""
+        info = await self.service.accept(
+            challenge.id,
+            interaction.user.id,
+            taker=member_of(interaction.user),
+            roles=open_challenges.roles_of(interaction.user),
+        )
         thread = await self._maybe_thread(interaction, challenge)
-        try:
-            info = await self.service.accept(
-                challenge.id,
-                interaction.user.id,
-                game_channel_id=thread.id if thread is not None else None,
-                taker=member_of(interaction.user),
-                roles=open_challenges.roles_of(interaction.user),
-            )
-        except Exception:
-            if thread is not None:
-                await quietly(thread.delete())
-            raise
+        if thread is not None:
+            info = await self.service.move_match(info.id, thread.id)
         if announce is not None:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.

@@ -80,9 +80,36 @@ async def test_the_first_of_two_racing_members_takes_an_open_challenge(world):
         assert winner.followups == []
         assert len(await bot.service.active_matches_of(guild.id, alice.id)) == 1
         assert await bot.service.active_matches_of(guild.id, other.id) == []
+        # The game starts in the channel and moves into its thread before it is announced.
+        info = await bot.service.match(info.id)
         thread = emu.world.channel(info.channel_id)
         assert thread.name == f"Alice vs {taker.name}"
         assert [t.name for t in guild.threads] == [thread.name]  # the loser's thread is gone
+        await emu.assert_all_acknowledged()
+
+
+async def test_racing_accepts_leave_no_empty_thread_and_no_refusal(world):
+    """The bot may not delete a thread (the invite gives no Manage Threads: behaviour
+    `invite_permissions`), so the click that loses the race must open none: the one thread
+    left has the game, its board is there, and Discord refused the bot nothing."""
+    emu, guild, alice, bob, carol, db = world
+    async with running_bot(emu, db) as bot:
+        post = await post_open(alice, guild, game="siege")
+        clicks = await asyncio.gather(
+            bob.click(post, label="Accept"), carol.click(post, label="Accept")
+        )
+        for handle in clicks:
+            await handle.ack(timeout=10)
+        await emu.wait_for_message(lambda m: m.id == post.id and "took" in m.content, timeout=10)
+        # The game starts in the channel and moves into its thread before it is announced.
+        info = await bot.service.match((await wait_for_game(bot, guild.id, alice.id)).id)
+        board = await emu.wait_for_message(
+            lambda m: m.channel.id == info.channel_id and bool(m.attachments), timeout=10
+        )
+        assert board.channel.is_thread and [t.id for t in guild.threads] == [info.channel_id]
+        assert (await bot.service.active_match(info.channel_id)).id == info.id
+        assert await bot.service.active_match(guild.default_channel.id) is None
+        assert [r for r in emu.requests if r.status == 403] == []
         await emu.assert_all_acknowledged()
 
 
