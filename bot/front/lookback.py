@@ -3,6 +3,23 @@ rating chart of `/schotten stats`.
 
 Pictures are drawn in threads and searches run in the computer's process pool, so the
 gateway never waits; an analysis edits its progress message as its parts come back.
+
+Every request is acknowledged before anything else ("thinking…"). A replay or an analysis
+then waits its turn behind `front.heavy` (one at a time), and may finish long after it was
+asked for: an interaction's token lives 15 minutes on Discord, so everything sent through
+it is sent only while the token is young (`Token`, counted on the bot's clock from the
+moment the request came in, a minute kept in hand); past that:
+
+* a replay, and a public analysis, are posted in the channel as the bot's own messages;
+  an analysis is always posted so (its private "thinking…" then says where it went), since
+  it may take minutes even when nobody queues before it;
+* a private analysis (a server where only the players may analyse) fills the asker's
+  private reply while the token is young, and otherwise comes to them by DM: a private
+  answer never becomes public. So do the analysed player's hands that follow it;
+* progress is shown only while the token is young; never an edit Discord would refuse.
+
+The analysis is acknowledged privately: who may see it is the database's to say, and it is
+asked after the acknowledgement.
 """
 
 from __future__ import annotations
@@ -20,10 +37,11 @@ from typing import Any, TypeVar
 import discord
 
 from bot import lookback
+from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
 from bot.front.ports import LookbackFront
-from bot.front.replies import QUIET, acknowledge, on_click
+from bot.front.replies import MISSING, QUIET, acknowledge, on_click
 from bot.front.sharing import Answer, ShareButton, answers, send_private
 from bot.lookback import Finished
 from bot.notation import in_language
@@ -40,6 +58,40 @@ T = TypeVar("T")
 REPLAY_MAX_BYTES = 8 * 1024 * 1024  # Discord's default upload limit
 CHUNK = 4  # decisions per job: small, so other games' computer moves get the pool between
 PROGRESS_EVERY = 1.5  # seconds between edits of the progress message (Discord rate limits)
+# "Interaction tokens are valid for 15 minutes" (Discord); a minute is kept in hand for the
+# request under way (an upload) and for the time the interaction took to reach the bot.
+TOKEN_LIFE = 15 * 60.0
+TOKEN_MARGIN = 60.0
+
+
+class Token:
+    """An interaction's token, and whether it may still be used: its age is counted on the
+    bot's clock from when the request came in (moments after Discord created it)."""
+
+    def __init__(self, interaction: discord.Interaction, clock: Clock) -> None:
+        self.interaction = interaction
+        self.clock = clock
+        self.received = clock.now()
+
+    def young(self) -> bool:
+        return self.clock.now() - self.received < TOKEN_LIFE - TOKEN_MARGIN
+
+
+async def post_in_channel(interaction: discord.Interaction, **message: Any) -> None:
+    """A public answer posted as the bot's own message in the request's channel (with the
+    bot's token, which does not expire)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        raise Refused(say("Use this command in the server where the game was played."))
+    await channel.send(allowed_mentions=QUIET, **message)
+
+
+async def send_by_dm(interaction: discord.Interaction, **message: Any) -> None:
+    """A private answer by DM, when the request's token is too old to carry it."""
+    try:
+        await interaction.user.send(allowed_mentions=QUIET, **message)
+    except discord.HTTPException as e:  # closed DMs: nothing else can reach them privately
+        log.info("could not DM user %s a late private answer: %s", interaction.user.id, e)
 
 
 async def in_pool(front: LookbackFront, fn: Callable[..., T], *args: Any) -> T:
@@ -104,6 +156,7 @@ def _replay(game: Finished, max_bytes: int, language: str) -> Any:
 
 
 async def replay(front: LookbackFront, interaction: discord.Interaction, game_id: int) -> None:
+    token = Token(interaction, front.service.clock)
     await acknowledge(interaction)  # the replay is public; a refusal is not
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
     limit = min(REPLAY_MAX_BYTES, interaction.filesize_limit)
@@ -143,15 +196,19 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
                 **values,
             )
         content = f"{_title(game)}\n{about}"
-    await interaction.followup.send(
-        content,
-        file=discord.File(io.BytesIO(made.data), filename=f"schotten-{game_id}-replay.gif"),
-    )
+    gif = discord.File(io.BytesIO(made.data), filename=f"schotten-{game_id}-replay.gif")
     # Then one message to step through the game with ◀ ▶, from the opening deal.
     step = await replay_step(game, 0, language)
-    await interaction.followup.send(
-        step.content, file=step.file, view=step_view(game, step.number), allowed_mentions=QUIET
-    )
+    view = step_view(game, step.number)
+    if token.young():
+        await interaction.followup.send(content, file=gif)
+        await interaction.followup.send(
+            step.content, file=step.file, view=view, allowed_mentions=QUIET
+        )
+        return
+    # Queued past the token's life: the bot posts it itself.
+    await post_in_channel(interaction, content=content, file=gif)
+    await post_in_channel(interaction, content=step.content, file=step.file, view=view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,10 +331,8 @@ async def step_to(
 class Progress:
     """The deferred answer, edited as the analysis goes (at most every PROGRESS_EVERY s)."""
 
-    def __init__(
-        self, interaction: discord.Interaction, game_id: int, level: str, total: int
-    ) -> None:
-        self.interaction = interaction
+    def __init__(self, token: Token, game_id: int, level: str, total: int) -> None:
+        self.token = token
         self.game_id = game_id
         self.level = level
         self.total = total
@@ -288,6 +343,8 @@ class Progress:
         self.done += count
         now = time.monotonic()
         if now - self.last < PROGRESS_EVERY and self.done < self.total:
+            return
+        if not self.token.young():  # Discord would refuse the edit
             return
         self.last = now
         try:
@@ -302,7 +359,7 @@ class Progress:
                 done=self.done,
                 total=self.total,
             )
-            await self.interaction.edit_original_response(content=content)
+            await self.token.interaction.edit_original_response(content=content)
         except discord.HTTPException as e:  # progress is a nicety; the answer still comes
             log.info("analysis progress edit failed: %s", e)
 
@@ -517,6 +574,9 @@ async def analyse(
     member: discord.abc.User | None,
     level: str,
 ) -> None:
+    token = Token(interaction, front.service.clock)
+    # Privately: whether the answer may be public is the database's to say, asked after.
+    await acknowledge(interaction, private=True)
     if level not in lookback.ANALYSIS_LEVELS:
         raise Refused(say("Analyses run at the normal or hard level, not {level}.", level=level))
     game = await lookback.finished_game(front.service, game_id, interaction.guild_id)
@@ -527,38 +587,36 @@ async def analyse(
         member.id if member is not None else None,
         member.display_name if member is not None else "",
     )
-    # Who may see it decides how it is acknowledged: the database is asked first (quickly),
-    # the engine's replay of the game comes after.
-    await interaction.response.defer(thinking=True, ephemeral=not public)
     indices = await asyncio.to_thread(game.decision_indices)
     # A public analysis is in the server's language, a private one in the member's.
     asker = current()
     language = await front.server_language(interaction.guild_id) if public else asker
     with speaking(language):
-        await _analyse(front, interaction, game, seat, level, indices, language, asker)
+        await _analyse(front, token, game, seat, level, indices, public, asker)
 
 
 async def _analyse(
     front: LookbackFront,
-    interaction: discord.Interaction,
+    token: Token,
     game: Finished,
     seat: int,
     level: str,
     indices: list[int],
-    language: str,
+    public: bool,
     asker_language: str,
 ) -> None:
+    interaction = token.interaction
     async with front.heavy:
-        progress = Progress(interaction, game.info.id, level, len(indices))
+        progress = Progress(token, game.info.id, level, len(indices))
         await progress.advance(0)
         found = await _judge_all(front, game, level, progress, indices)
         top = f"**{_title(game)}**\n{_summary(game, seat, level, found)}"
         if not found:  # resigned or abandoned before anyone had a choice: nothing to draw
-            await interaction.edit_original_response(content=top)
+            await _deliver(token, public, asker_language, content=top)
             return
         worst = costliest(found, seat)
         (chart_name, chart_png), costly = await asyncio.to_thread(
-            _analysis_pictures, game, seat, found, worst, language
+            _analysis_pictures, game, seat, found, worst, current()
         )
     files = [discord.File(io.BytesIO(chart_png), filename=chart_name)] + [
         discord.File(io.BytesIO(c.board), filename=c.filename) for c in costly
@@ -587,17 +645,63 @@ async def _analyse(
     view = discord.ui.View(timeout=None)
     if numbers:
         view.add_item(HandsButton(game.info.id, seat, numbers, name))
-    await interaction.edit_original_response(
+    await _deliver(
+        token,
+        public,
+        asker_language,
         content=f"{top}\n{tail}",
         embeds=embeds,
-        attachments=files,
+        files=files,
         view=view if numbers else None,
     )
     if numbers and game.info.players[seat] == interaction.user.id:
         # The analysed player asked: their hands then, for them alone (in their language).
         with speaking(asker_language):
             args = [game.info.id, seat, *numbers]
-            await send_private(interaction, await _hands(front, interaction, args), "ah", *args)
+            answer = await _hands(front, interaction, args)
+            if token.young():
+                await send_private(interaction, answer, "ah", *args)
+            else:
+                await send_by_dm(interaction, content=answer.content)
+
+
+async def _deliver(
+    token: Token,
+    public: bool,
+    asker_language: str,
+    *,
+    content: str,
+    embeds: Sequence[discord.Embed] = (),
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """The analysis to whom may see it (see the module's docstring): a public one posted in
+    the channel by the bot, a private one in the asker's reply while its token is young, by
+    DM after."""
+    interaction = token.interaction
+    if public:
+        await post_in_channel(
+            interaction,
+            content=content,
+            embeds=list(embeds) or MISSING,
+            files=list(files) or MISSING,
+            view=view or MISSING,
+        )
+        if token.young():
+            with speaking(asker_language):
+                # The asker's private "thinking…" says where the answer went.
+                done = _("✅ Posted in the channel.")
+            await interaction.edit_original_response(content=done)
+        return
+    if token.young():
+        await interaction.edit_original_response(
+            content=content, embeds=list(embeds), attachments=list(files), view=view
+        )
+        return
+    # In a DM the hands button could not find its server; the asker's hands follow anyway.
+    await send_by_dm(
+        interaction, content=content, embeds=list(embeds) or MISSING, files=list(files) or MISSING
+    )
 
 
 # Hints ---------------------------------------------------------------------------------------

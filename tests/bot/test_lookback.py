@@ -7,12 +7,29 @@ import random
 from PIL import Image
 
 from bot import lookback
+from bot.clock import ManualClock
 from bot.sandbox import running_bot, wait_for_game
+from discord_loopback import Emulator
 from engine.cards import format_cards
 from render.theme import DEFAULT_THEME
 from tests.bot.test_e2e import start_game
 from tests.bot.test_service import play_random
 from tests.render.test_analysis_board import count_colour
+
+
+def analysis_in(emu, channel, game_id, words="", timeout=60):
+    """A public analysis: posted in the channel as the bot's own message (its token may be
+    too old by the time it is done)."""
+    return emu.wait_for_message(
+        lambda m: (
+            m.channel is channel
+            and not m.ephemeral
+            and m.content.startswith(f"**Game #{game_id}")
+            and words in m.content
+        ),
+        timeout=timeout,
+        what=f"the analysis of game #{game_id}",
+    )
 
 
 async def finish_by_service(bot, info) -> None:
@@ -83,10 +100,14 @@ async def test_an_analysis_shows_progress_a_chart_and_the_costliest_moves(world)
         assert early.ephemeral and "still being played" in early.content
         await finish_by_service(bot, info)
         handle = await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
-        message = await handle.attachment_message(timeout=60)
-        assert not message.ephemeral
-        # The progress was shown while it ran, then replaced by the answer.
-        assert any("moves looked at" in r for r in message.revisions)
+        message = await analysis_in(emu, channel, info.id)
+        assert not message.ephemeral and message.author.id == emu.bot.id
+        # The progress was shown to Alice while it ran, then where the answer went.
+        reply = await handle.wait_until(
+            lambda h: h.original if "Posted in the channel" in h.original.content else None,
+            timeout=10,
+        )
+        assert reply.ephemeral and any("moves looked at" in r for r in reply.revisions)
         assert f"Game #{info.id}" in message.content and "Alice's" in message.content
         names = [a.filename for a in message.attachments]
         assert names[0] == f"chances-{info.id}.png"
@@ -126,11 +147,9 @@ async def test_who_may_analyse_follows_the_server_setting(world):
         await finish_by_service(bot, info)
         channel = guild.default_channel
         # By default anyone may, and the answer is public; carol names whose moves.
-        handle = await carol.slash(
-            ("schotten", "analyse"), where=channel, game_id=info.id, player=bob
-        )
-        message = await handle.attachment_message(timeout=60)
-        assert not message.ephemeral and "Bob's" in message.content
+        await carol.slash(("schotten", "analyse"), where=channel, game_id=info.id, player=bob)
+        message = await analysis_in(emu, channel, info.id, "Bob's")
+        assert not message.ephemeral and message.attachments
         # Naming someone who did not play is refused.
         wrong = await (
             await carol.slash(("schotten", "analyse"), where=channel, game_id=info.id, player=carol)
@@ -213,13 +232,8 @@ async def test_a_game_resigned_before_any_choice_is_analysed_in_words(world):
         info = await start_game(bot, emu, guild, alice, bob)
         await bot.service.resign(info.id, bob.id)
         channel = guild.default_channel
-        handle = await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
-        answer = await handle.wait_until(
-            lambda h: (
-                h.original if h.original and "had no decision" in h.original.content else None
-            ),
-            timeout=30,
-        )
+        await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
+        answer = await analysis_in(emu, channel, info.id, "had no decision", timeout=30)
         assert not answer.attachments and not answer.embeds
         assert f"Game #{info.id}" in answer.content and "won by Alice" in answer.content
         await emu.assert_all_acknowledged()
@@ -295,7 +309,7 @@ async def test_an_analysis_shows_the_hands_to_their_player_only(world):
         handle = await carol.slash(
             ("schotten", "analyse"), where=channel, game_id=info.id, player=bob
         )
-        message = await handle.attachment_message(timeout=60)
+        message = await analysis_in(emu, channel, info.id, "Bob")
         assert not message.ephemeral
         numbers = [int(e["title"].split("Move ")[1].split(" ")[0]) for e in message.embeds[1:]]
         hands = [format_cards(game.view_before(n - 1, bob_seat).hand) for n in numbers]
@@ -327,3 +341,69 @@ async def test_an_analysis_shows_the_hands_to_their_player_only(world):
         assert private.is_visible_to(alice.user) and not private.is_visible_to(carol.user)
         assert "Alice's hand before these moves" in private.content
         await emu.assert_all_acknowledged()
+
+
+async def test_an_analysis_queued_past_the_token_still_reaches_its_player(tmp_path):
+    """Behaviour `token_expiry`: an analysis that waited behind another heavy job for more than
+    the 15 minutes of its interaction's token sends nothing through that token (every such
+    request would be 401/50027): a public one is posted in the channel by the bot, a private
+    one comes by DM, and so do the hands of the player who asked."""
+    clock = ManualClock()
+    async with Emulator(clock=clock.now) as emu, emu.point_discord():
+        here, closed = emu.create_guild("Test Server"), emu.create_guild("Players only")
+        alice, bob = here.add_member("Alice"), here.add_member("Bob")
+        dora, erin = closed.add_member("Dora"), closed.add_member("Erin")
+        async with running_bot(emu, tmp_path / "bot.sqlite3", clock) as bot:
+            dora.manage_guild = True
+            await (
+                await dora.slash(
+                    ("schotten-admin", "settings"),
+                    where=closed.default_channel,
+                    public_analysis=False,
+                )
+            ).reply()
+            dora.manage_guild = False
+            public = await start_game(bot, emu, here, alice, bob)
+            private = await start_game(bot, emu, closed, dora, erin)
+            for info in (public, private):
+                await finish_by_service(bot, info)
+            assert bot.front is not None
+            await bot.front.heavy.acquire()  # a long replay, say
+            asked = [
+                await alice.slash(
+                    ("schotten", "analyse"), where=here.default_channel, game_id=public.id
+                ),
+                await erin.slash(
+                    ("schotten", "analyse"), where=closed.default_channel, game_id=private.id
+                ),
+            ]
+            for handle in asked:
+                await handle.ack(timeout=10)
+            clock.advance(seconds=15 * 60 + 1)  # the loopback's clock too: the tokens are dead
+            bot.front.heavy.release()
+            # Alice's analysis is public: in the channel; her hands then, privately, by DM.
+            posted = await analysis_in(emu, here.default_channel, public.id, "Alice's")
+            assert posted.author.id == emu.bot.id and posted.attachments
+            hands = await emu.wait_for_message(
+                lambda m: m.channel is alice.dm_channel and "Alice's hand before" in m.content,
+                timeout=30,
+            )
+            assert hands.channel.recipient is alice.user  # her DM channel, nobody else's
+            # Erin's is private on that server: by DM, never in the channel.
+            dm = await emu.wait_for_message(
+                lambda m: m.channel is erin.dm_channel and m.content.startswith("**Game #"),
+                timeout=60,
+            )
+            assert f"chances-{private.id}.png" in [a.filename for a in dm.attachments]
+            assert not [m for m in closed.default_channel.public_history() if "Erin's" in m.content]
+            await emu.wait_for_message(
+                lambda m: m.channel is erin.dm_channel and "Erin's hand before" in m.content,
+                timeout=30,
+            )
+            assert await bot.front.wait_idle(30)
+            # Nothing was sent through the dead tokens, and both were acknowledged in time.
+            refused = [r for r in emu.requests if r.status == 401]
+            assert refused == [], refused
+            assert [e for h in asked for e in h.record.errors] == []
+            await emu.assert_all_acknowledged()
+        assert emu.server_errors == [] and emu.refused_requests == []
