@@ -586,7 +586,9 @@ class TournamentDesk:
         try:
             info = await self.tournaments.start_game(g, thread.id)
         except Refused:  # another run started it meanwhile
-            await quietly(thread.delete())
+            # Its creator may archive it (deleting takes Manage Threads, which the invite
+            # does not give): the empty thread leaves the channel's list.
+            await quietly(thread.edit(archived=True))
             return
         for user in info.players:
             await quietly(thread.add_user(discord.Object(user)))
