@@ -109,8 +109,9 @@ Notes:
   overwrites, threads following their parent) and enforced on the bot's posts, edits and
   threads (``emu.world.set_permissions``); ``emu.refuse(...)`` plants a refusal (an error
   Discord could send, a 429 with its ``Retry-After``) on chosen requests.
-* Not emulated: rate limits (no 429 but planted ones), voice, presences, forums, stickers,
-  polls, message fetch by members, application command permissions v2.
+* Rate limits are played (``ratelimits.py``; ``emu.invalid_requests``). Not emulated:
+  voice, presences, forums, stickers, polls, message fetch by members, application command
+  permissions v2.
 """
 
 from __future__ import annotations

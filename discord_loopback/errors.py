@@ -26,6 +26,8 @@ class ApiError(Exception):
         *,
         retry_after: float | None = None,
         planted: bool = False,
+        global_limit: bool = False,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.planted = planted  # a test's refusal (``Emulator.refuse``), not a broken rule
@@ -34,21 +36,24 @@ class ApiError(Exception):
         self.message = message
         self.errors = errors
         self.retry_after = retry_after  # a 429's: seconds to wait (body and header)
+        self.global_limit = global_limit  # a 429 of the global limit (its body's `global`)
+        self._headers = headers  # a rate limit's own headers (ratelimits.py), if any
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
             body["errors"] = self.errors
         if self.retry_after is not None:
-            body.update(retry_after=self.retry_after, **{"global": False})
+            body.update(retry_after=self.retry_after, **{"global": self.global_limit})
         return body
 
     def headers(self) -> dict[str, str]:
         if self.retry_after is None:
-            return {}
+            return dict(self._headers or {})
         # Discord's own 429s come through its proxy (Via); one without it is Cloudflare's
         # ban, which clients do not wait out.
-        return {"Retry-After": f"{self.retry_after:g}", "Via": "1.1 google"}
+        own = self._headers or {}
+        return {"Retry-After": f"{self.retry_after:g}", **own, "Via": "1.1 google"}
 
 
 def unknown(kind: str, code: int) -> ApiError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -34,6 +35,7 @@ from .http_util import (
 from .interactions import InteractionManager
 from .models import RegisteredCommand, SimGuild, SimMessage, SimUser
 from .patch import DiscordPointer, point_discord_at
+from .ratelimits import BAN_BODY, BAN_SECONDS, INVALID_REQUEST_LIMIT, InvalidRequest, RateLimits
 from .records import InteractionRecord
 from .responses import InteractionResponder
 from .spec import Operation, discord_spec
@@ -66,6 +68,11 @@ class Emulator:
     ``clock``: the time source of the behaviours that wait (token expiry, thread archiving,
     rate limits, message age), seconds since the epoch; give the bot's manual clock so that
     both move together. ``advance()`` moves the loopback's time on top of it.
+    ``invalid_request_limit``, ``ban_seconds``: the 401/403/429 answers in 10 minutes past
+    which every request is refused (Discord: 10,000), and for how long (``ratelimits.py``).
+    ``rate_clock``: the time of the rate-limit buckets, the global limit and DM opens; by
+    default ``now()``, plus the real time that passed when ``clock`` is a manual one (the
+    client sleeps out a 429 in real seconds).
     """
 
     def __init__(
@@ -80,10 +87,21 @@ class Emulator:
         check_responses: bool = False,
         without: Iterable[str] = (),
         clock: Callable[[], float] = time.time,
+        invalid_request_limit: int = INVALID_REQUEST_LIMIT,
+        ban_seconds: float = BAN_SECONDS,
+        rate_clock: Callable[[], float] | None = None,
     ) -> None:
         self.behaviours = Behaviours(without)
         self._clock = clock
         self._offset = 0.0
+        self.limits = RateLimits(
+            self.plays,
+            self.now,
+            real_time_passes=clock is not time.time,
+            rate_clock=rate_clock,
+            invalid_request_limit=invalid_request_limit,
+            ban_seconds=ban_seconds,
+        )
         self.token = token
         self.command_wait = command_wait
         self.recommended_shards = recommended_shards
@@ -126,6 +144,17 @@ class Emulator:
         return behaviour in self.behaviours
 
     # -- lifecycle -----------------------------------------------------------------------
+    @property
+    def invalid_requests(self) -> list[InvalidRequest]:
+        """Every 401, 403 and 429 answered (but 429s of scope ``shared``), as Discord's
+        Invalid Request Limit counts them: (time on ``now()``, status, method, route)."""
+        return self.limits.invalid_requests
+
+    def max_invalid_requests(self, window: float = 600.0) -> int:
+        """The most invalid answers in any ``window`` seconds (Discord bans past 10,000 in
+        10 minutes)."""
+        return self.limits.max_invalid_per_window(window)
+
 
     async def start(self) -> Emulator:
         """Listen on 127.0.0.1 at an ephemeral port."""
@@ -190,9 +219,17 @@ class Emulator:
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
+        api = request.path.startswith("/api/")
+        if api:
+            ban_left = self.limits.banned()
+            if ban_left is not None:
+                return self._banned(request, ban_left)
+        limit_headers: dict[str, str] = {}
             self._check_auth(request)
             await self._check_request(request)
-            if request.path.startswith("/api/"):
+            if api:
+                limit_headers = self.limits.admit(request.method, request.path)
+            if api:
                 self.faults.check(request.method, request.path, None)
             response = await handler(request)
         except ApiError as error:
@@ -215,11 +252,23 @@ class Emulator:
                 {"message": f"emulator error: {error!r}", "code": 0}, EMULATOR_FAULT
             )
         self.requests.append(RequestRecord(request.method, request.path, response.status))
+        if limit_headers and not response.prepared:
+            response.headers.update(limit_headers)
+        if api:
+            scope = response.headers.get("X-RateLimit-Scope")
+            self.limits.answered(request.method, request.path, response.status, scope)
         if self.check_responses:
             self._check_response(request, response)
         return response
 
     async def _check_request(self, request: web.Request) -> None:
+    def _banned(self, request: web.Request, left: float) -> web.Response:
+        """Cloudflare's refusal of a banned address: no JSON, no ``Via`` (discord.py raises
+        it at once rather than wait)."""
+        self.requests.append(RequestRecord(request.method, request.path, 429))
+        headers = {"Retry-After": str(math.ceil(left))}
+        return web.Response(status=429, text=BAN_BODY, headers=headers)
+
         """Read the body of a REST request and validate the request against its operation in
         Discord's description (and the documented limits merged into it)."""
         if not request.path.startswith("/api/"):
