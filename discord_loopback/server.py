@@ -143,7 +143,6 @@ class Emulator:
         """Whether a behaviour of Discord's (``behaviours.BEHAVIOURS``) is played."""
         return behaviour in self.behaviours
 
-    # -- lifecycle -----------------------------------------------------------------------
     @property
     def invalid_requests(self) -> list[InvalidRequest]:
         """Every 401, 403 and 429 answered (but 429s of scope ``shared``), as Discord's
@@ -155,6 +154,7 @@ class Emulator:
         10 minutes)."""
         return self.limits.max_invalid_per_window(window)
 
+    # -- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> Emulator:
         """Listen on 127.0.0.1 at an ephemeral port."""
@@ -218,17 +218,17 @@ class Emulator:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        try:
         api = request.path.startswith("/api/")
         if api:
             ban_left = self.limits.banned()
             if ban_left is not None:
                 return self._banned(request, ban_left)
         limit_headers: dict[str, str] = {}
+        try:
             self._check_auth(request)
-            await self._check_request(request)
             if api:
                 limit_headers = self.limits.admit(request.method, request.path)
+            await self._check_request(request)
             if api:
                 self.faults.check(request.method, request.path, None)
             response = await handler(request)
@@ -251,17 +251,16 @@ class Emulator:
             response = json_response(
                 {"message": f"emulator error: {error!r}", "code": 0}, EMULATOR_FAULT
             )
-        self.requests.append(RequestRecord(request.method, request.path, response.status))
         if limit_headers and not response.prepared:
             response.headers.update(limit_headers)
         if api:
             scope = response.headers.get("X-RateLimit-Scope")
             self.limits.answered(request.method, request.path, response.status, scope)
+        self.requests.append(RequestRecord(request.method, request.path, response.status))
         if self.check_responses:
             self._check_response(request, response)
         return response
 
-    async def _check_request(self, request: web.Request) -> None:
     def _banned(self, request: web.Request, left: float) -> web.Response:
         """Cloudflare's refusal of a banned address: no JSON, no ``Via`` (discord.py raises
         it at once rather than wait)."""
@@ -269,6 +268,7 @@ class Emulator:
         headers = {"Retry-After": str(math.ceil(left))}
         return web.Response(status=429, text=BAN_BODY, headers=headers)
 
+    async def _check_request(self, request: web.Request) -> None:
         """Read the body of a REST request and validate the request against its operation in
         Discord's description (and the documented limits merged into it)."""
         if not request.path.startswith("/api/"):
