@@ -40,6 +40,7 @@ from bot.front.controls import (
     step_view,
 )
 from bot.front.games import with_my_games
+from bot.front.one_at_a_time import OneAtATime
 from bot.front.pictures import Painter
 from bot.front.relay import Relay, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
@@ -84,6 +85,8 @@ class Front:
         self._idle.set()
         # Writes no answer waits for (a member's language), kept until done.
         self._later: set[asyncio.Task[None]] = set()
+        # Clicks on one challenge, taken in turn (see `accept`).
+        self._accepting = OneAtATime()
 
     # Requests under way ------------------------------------------------------------------------
 
@@ -605,13 +608,17 @@ class Front:
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()  # a click: its message will say it
-        info = await self.service.check_accept(
-            challenge_id, interaction.user.id, roles=open_challenges.roles_of(interaction.user)
-        )
-        await self.check_permissions(interaction)
-        if info.opponent is None:  # an open challenge: the member who clicked takes it
-            info = replace(info, opponent=member_of(interaction.user))
-        await self._start(interaction, info, announce=interaction)
+        # Two members accepting at once: the click that loses must be refused before its
+        # thread is opened, for the bot may not delete one (the invite gives no Manage
+        # Threads). Both clicks reach this process (its server's shard's): one at a time.
+        async with self._accepting.hold(challenge_id):
+            info = await self.service.check_accept(
+                challenge_id, interaction.user.id, roles=open_challenges.roles_of(interaction.user)
+            )
+            await self.check_permissions(interaction)
+            if info.opponent is None:  # an open challenge: the member who clicked takes it
+                info = replace(info, opponent=member_of(interaction.user))
+            await self._start(interaction, info, announce=interaction)
 
     async def check_permissions(self, interaction: discord.Interaction) -> None:
         """Refuse to start a game where the bot could not show it: what it lacks in this
@@ -634,23 +641,22 @@ class Front:
         *,
         announce: discord.Interaction | None,
     ) -> None:
-        """Start the match, then open its thread if the server wants and allows it, post
-        the board and send the first player their hand.
-
-        The match starts in the challenge's channel, so a click that loses the race opens
-        nothing (the bot may not delete a thread: the invite gives no Manage Threads); the
-        winner then moves it into its new thread before announcing it. Announcements read
-        the game's channel when they are sent: after a crash in between, the game is played
-        in the challenge's channel."""
-        info = await self.service.accept(
-            challenge.id,
-            interaction.user.id,
-            taker=member_of(interaction.user),
-            roles=open_challenges.roles_of(interaction.user),
-        )
+        """Open a thread if the server wants and allows it, start the match, post the board
+        and send the first player their hand."""
         thread = await self._maybe_thread(interaction, challenge)
-        if thread is not None:
-            info = await self.service.move_match(info.id, thread.id)
+        try:
+            info = await self.service.accept(
+                challenge.id,
+                interaction.user.id,
+                game_channel_id=thread.id if thread is not None else None,
+                taker=member_of(interaction.user),
+                roles=open_challenges.roles_of(interaction.user),
+            )
+        except Exception:
+            if thread is not None:  # refused after all (another process took it first):
+                # its creator may archive it, not delete it (that takes Manage Threads).
+                await quietly(thread.edit(archived=True))
+            raise
         if announce is not None:
             # The Accept click came from the challenge message itself, so its interaction
             # edits it, even when the click beat the storing of the message's id.

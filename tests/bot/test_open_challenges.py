@@ -80,11 +80,9 @@ async def test_the_first_of_two_racing_members_takes_an_open_challenge(world):
         assert winner.followups == []
         assert len(await bot.service.active_matches_of(guild.id, alice.id)) == 1
         assert await bot.service.active_matches_of(guild.id, other.id) == []
-        # The game starts in the channel and moves into its thread before it is announced.
-        info = await bot.service.match(info.id)
         thread = emu.world.channel(info.channel_id)
         assert thread.name == f"Alice vs {taker.name}"
-        assert [t.name for t in guild.threads] == [thread.name]  # the loser's thread is gone
+        assert [t.name for t in guild.threads] == [thread.name]  # the loser opened none
         await emu.assert_all_acknowledged()
 
 
@@ -101,8 +99,7 @@ async def test_racing_accepts_leave_no_empty_thread_and_no_refusal(world):
         for handle in clicks:
             await handle.ack(timeout=10)
         await emu.wait_for_message(lambda m: m.id == post.id and "took" in m.content, timeout=10)
-        # The game starts in the channel and moves into its thread before it is announced.
-        info = await bot.service.match((await wait_for_game(bot, guild.id, alice.id)).id)
+        info = await wait_for_game(bot, guild.id, alice.id)
         board = await emu.wait_for_message(
             lambda m: m.channel.id == info.channel_id and bool(m.attachments), timeout=10
         )
