@@ -34,6 +34,7 @@ from bot.records import (
     RatingStep,
     Reminder,
 )
+from bot.refusals import Refusals
 from bot.store import (
     MoveWrite,
     NewAnnouncement,
@@ -113,6 +114,8 @@ class GameService:
         self._languages: dict[int, str] = {}
         # Members' vacations, which stop their clocks (bot/vacations.py).
         self.vacations = Vacations(store, clock)
+        # Where Discord refused the bot for good: closed DMs, channels, servers left.
+        self.refusals = Refusals(store, clock)
 
     @classmethod
     async def open(

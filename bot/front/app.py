@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -135,6 +135,17 @@ class Front:
             task = asyncio.create_task(self._remember_language(user.id, language))
             self._later.add(task)
             task.add_done_callback(self._later.discard)
+            # Refusals the member's use of the bot lifts (bot/refusals.py), beside it too.
+            here, threads = posting_allowed(interaction)
+            seen = self.service.refusals.seen(
+                user.id,
+                interaction.channel_id if interaction.guild_id else None,
+                may_post=here,
+                may_post_in_threads=threads,
+            )
+            lifted = asyncio.create_task(_quietly_logged(seen, "refusals lifted"))
+            self._later.add(lifted)
+            lifted.add_done_callback(self._later.discard)
         return language
 
     async def writes_done(self) -> None:
@@ -768,6 +779,25 @@ async def _share_board(front: Front, interaction: discord.Interaction, args: lis
     if info.guild_id != interaction.guild_id:
         raise Refused(fill(_("Game #{id} was not played on this server."), id=info.id))
     return await front.board_answer(info)
+
+
+def posting_allowed(interaction: discord.Interaction) -> tuple[bool, bool]:
+    """Whether the interaction's `app_permissions` let the bot post in its channel, and in
+    that channel's threads: View Channel, and Send Messages (Send Messages in Threads)."""
+    p = interaction.app_permissions
+    if not p.view_channel:
+        return False, False
+    if isinstance(interaction.channel, discord.Thread):
+        return p.send_messages_in_threads, False
+    return p.send_messages, p.send_messages_in_threads
+
+
+async def _quietly_logged(work: Awaitable[object], what: str) -> None:
+    """Work no answer waits for: an error is logged, never raised."""
+    try:
+        await work
+    except Exception:
+        log.exception("%s: failed", what)
 
 
 def is_match(spec: MatchSpec) -> bool:

@@ -221,6 +221,48 @@ class SchottenBot(discord.AutoShardedClient):
             self.shard_count,
         )
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (GUILD_DELETE without `unavailable`; an outage calls
+        on_guild_unavailable instead): its games end abandoned and its tournaments and
+        challenges stop, in one transaction, remembered (bot/refusals.py)."""
+        if self.service is None:
+            return
+        stopped = await self.service.refusals.left_server(guild.id)
+        log.warning(
+            "removed from server %s: %s games abandoned, %s tournaments and %s challenges"
+            " cancelled, %s announcements set aside",
+            guild.id,
+            stopped["games"],
+            stopped["tournaments"],
+            stopped["challenges"],
+            stopped["announcements"],
+        )
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """A channel's permissions changed: if the bot may post there (or in its threads)
+        again, what it remembered of refused posts there is forgotten (bot/refusals.py)."""
+        me = after.guild.me
+        if self.service is None or me is None or not isinstance(after, discord.TextChannel):
+            return
+        p = after.permissions_for(me)
+        if p.view_channel and (p.send_messages or p.send_messages_in_threads):
+            await self.service.refusals.reopened(
+                after.id, itself=p.send_messages, threads=p.send_messages_in_threads
+            )
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._in_server(guild)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._in_server(guild)
+
+    async def _in_server(self, guild: discord.Guild) -> None:
+        """In a server again (invited back): it is served afresh."""
+        if self.service is not None and await self.service.refusals.back_in_server(guild.id):
+            log.info("back in server %s", guild.id)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button or menu that no control reads would get no answer at all (Discord
         shows "This interaction failed"); refuse it with a word instead."""

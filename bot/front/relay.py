@@ -15,7 +15,10 @@ the later ones of its match, never those of other matches. One that Discord refu
 good (any other 4xx: an invalid form, missing permissions, an unknown channel) never holds
 anything back: the relay tries a plainer form once (no components, then text only), else
 sets it aside as failed with one ERROR line, tells the players by DM once per game and kind
-of refusal, and goes on with the game's later announcements.
+of refusal, and goes on with the game's later announcements. What Discord refused is not
+asked again blindly (bot/refusals.py): a member whose DMs were refused gets no DM until they
+use the bot again, and a channel where a post was refused (or where the bot's permissions
+say it would be) gets no post until its permissions are seen back.
 
 A turn has one board message, posted by the step that ends it (the steps before it are held
 back: the mover sees them in their hand's reply), and against the computer its reply edits
@@ -38,7 +41,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import aiohttp
 import discord
@@ -49,6 +52,7 @@ from bot.front.controls import RematchButton, ShowHandButton
 from bot.front.ports import RelayFront
 from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
+from bot.refusals import CHANNEL, CHANNEL_CODES, DMS, UNKNOWN_CHANNEL
 from bot.store import DMS_CLOSED, Notifications, Row
 from lang import speaking
 
@@ -61,6 +65,18 @@ MISSING_PERMISSIONS = 50013
 
 class Undeliverable(Exception):
     """This announcement is no longer owed (the player's DMs are closed, told already)."""
+
+
+class ChannelClosed(Exception):
+    """Posting in this channel was refused before (Discord's `code`), or the bot's
+    permissions there say it would be: not asked again (bot/refusals.py)."""
+
+    def __init__(self, channel_id: int, code: int) -> None:
+        status = 404 if code == UNKNOWN_CHANNEL else 403
+        # Worded as a refusal set aside (`refused STATUS/CODE ...`), which the store reads.
+        super().__init__(f"refused {status}/{code} before, not tried: channel {channel_id}")
+        self.channel_id = channel_id
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +186,12 @@ class Relay:
             log.info("announcement %s (%s) cannot be delivered: %s", row["id"], row["kind"], e)
             await self.service.announced(row["id"], status="dead", error=str(e))
             return 1
+        except ChannelClosed as e:
+            log.info("announcement %s (%s) set aside: %s", row["id"], row["kind"], e)
+            await self.service.announced(row["id"], status="dead", error=str(e))
+            if a is not None and a.kind == "board" and a.match is not None:
+                await self._tell_players_safely(a.match, e.code, row["id"])
+            return 1
         except asyncio.CancelledError:
             # Stopped halfway (a shutdown cancelling its sender): free the row now rather
             # than leave it leased, so that the stop's own final delivery can send it.
@@ -202,6 +224,8 @@ class Relay:
 
     async def _send(self, a: Announcement) -> Sent | None:
         """Make one announcement; its message, or None when it is no longer needed."""
+        if a.kind in ("board", "reminder") and a.match is not None:
+            await self._check_channel(a.match.channel_id)
         if a.kind == "board":
             assert a.match is not None
             if a.held:
@@ -321,6 +345,9 @@ class Relay:
             if not wants.turn_dm:
                 await self._turn_without_dm(info, nonce, user_id, wants)
                 return None
+            if await self.service.refusals.dms_closed(user_id):
+                # Refused before: no DM is tried until the member uses the bot again.
+                await self._hand_in_channel(info, seat, nonce, user_id, wants)
             return await self._hand_in_language(info, seat, nonce, user_id, wants)
 
     async def _turn_without_dm(
@@ -353,7 +380,14 @@ class Relay:
         except discord.Forbidden as e:
             if e.code != CANNOT_DM:
                 raise
-            log.info("no DM to %s: %s", user_id, e)
+            log.info("no DM to %s: %s; none tried until they use the bot again", user_id, e)
+            await self.service.refusals.note(DMS, user_id, e.code)
+        await self._hand_in_channel(info, seat, nonce, user_id, wants)
+
+    async def _hand_in_channel(
+        self, info: MatchInfo, seat: int, nonce: str, user_id: int, wants: Notifications
+    ) -> NoReturn:
+        """The hand could not go by DM (refused, now or before): Undeliverable, always."""
         # The channel is where this member hears of their turn: the turn's board pinged
         # them if it was a new message; if it was an edit (the computer's reply), a line
         # does. The first time, a notice says why their hand is not coming. A member who
@@ -374,9 +408,36 @@ class Relay:
         raise Undeliverable("the player's DMs are closed; the board pinged them")
 
     async def _post(self, channel_id: int, nonce: str, content: str, **kwargs: Any) -> int:
+        await self._check_channel(channel_id)
         channel = self.client.get_partial_messageable(channel_id)
         message = await channel.send(content, nonce=nonce, **kwargs)
         return message.id
+
+    async def _check_channel(self, channel_id: int) -> None:
+        """ChannelClosed if the bot may not post in the channel: Discord refused a post
+        there before (until its permissions there are seen back), or the permissions it
+        knows say so (then remembered as a refusal, without asking Discord)."""
+        code = await self.service.refusals.channel_closed(channel_id)
+        if code is not None:
+            raise ChannelClosed(channel_id, code)
+        channel = self.client.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return  # not known here (another shard's, or not cached): Discord will say
+        me = channel.guild.me
+        try:
+            allowed = me is None or _may_post(channel.permissions_for(me), channel)
+        except discord.ClientException:  # a thread whose parent is not cached
+            allowed = True
+        if not allowed:
+            await self._note_channel(channel_id, MISSING_PERMISSIONS)
+            raise ChannelClosed(channel_id, MISSING_PERMISSIONS)
+
+    async def _note_channel(self, channel_id: int, code: int) -> None:
+        """Remember that posting in a channel is refused (with a thread's channel, whose
+        permissions coming back reopen it)."""
+        channel = self.client.get_channel(channel_id)
+        parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+        await self.service.refusals.note(CHANNEL, channel_id, code, parent_id=parent)
 
     # Refused for good -----------------------------------------------------------------------
 
@@ -399,22 +460,29 @@ class Relay:
         )
         reason = f"refused {error.status}/{error.code} {_route(error)}: {error.text}"
         await self.service.announced(row["id"], status="dead", error=reason[:500])
+        channel_id = _posted_in(error)
+        if channel_id is not None and error.code in CHANNEL_CODES:
+            # Not posted there again until it may (bot/refusals.py).
+            await self._note_channel(channel_id, error.code)
         if a is not None and a.kind == "board" and a.match is not None:
-            try:
-                await self._tell_players(a.match, error, row["id"])
-            except Exception:  # a notice is best effort; the game is safe either way
-                log.exception("telling the players of game %s", a.match.id)
+            await self._tell_players_safely(a.match, error.code, row["id"])
 
-    async def _tell_players(
-        self, info: MatchInfo, error: discord.HTTPException, row_id: int
-    ) -> None:
-        if await self.service.refusal_told(info.id, error.code, row_id):
+    async def _tell_players_safely(self, info: MatchInfo, code: int, row_id: int) -> None:
+        try:
+            await self._tell_players(info, code, row_id)
+        except Exception:  # a notice is best effort; the game is safe either way
+            log.exception("telling the players of game %s", info.id)
+
+    async def _tell_players(self, info: MatchInfo, code: int, row_id: int) -> None:
+        if await self.service.refusal_told(info.id, code, row_id):
             return
         for seat, user_id in enumerate(info.players):
             if seat == info.ai_seat:
                 continue
+            if await self.service.refusals.dms_closed(user_id):
+                continue  # refused before: not asked again until they use the bot
             with speaking(await self.front.member_language(user_id, info.guild_id)):
-                notice = texts.board_refused(info, error.code)
+                notice = texts.board_refused(info, code)
             try:
                 dm = await self.client.create_dm(discord.Object(user_id))
                 await dm.send(notice, nonce=f"{row_id}r{seat}", allowed_mentions=QUIET)
@@ -422,6 +490,8 @@ class Relay:
                 log.info(
                     "could not tell %s that game %s's board was refused: %s", user_id, info.id, e
                 )
+                if e.code == CANNOT_DM:
+                    await self.service.refusals.note(DMS, user_id, e.code)
 
 
 Form = Callable[..., Awaitable[discord.Message]]
@@ -447,6 +517,21 @@ async def plainest(send: Form, what: str) -> discord.Message:
                 e.text,
             )
     raise AssertionError("unreachable")
+
+
+def _may_post(permissions: discord.Permissions, channel: object) -> bool:
+    """View Channel and Send Messages (in a thread, Send Messages in Threads)."""
+    if isinstance(channel, discord.Thread):
+        return permissions.view_channel and permissions.send_messages_in_threads
+    return permissions.view_channel and permissions.send_messages
+
+
+def _posted_in(error: discord.HTTPException) -> int | None:
+    """The channel of a refused `POST /channels/{id}/messages`, else None."""
+    parts = _route(error).split("/")
+    if len(parts) == 4 and parts[0] == "POST " and parts[1] == "channels":
+        return int(parts[2]) if parts[3] == "messages" and parts[2].isdigit() else None
+    return None
 
 
 def _users(user_ids: Sequence[int]) -> discord.AllowedMentions:

@@ -422,6 +422,98 @@ class Store:
             await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
             for table in ("member_languages", "member_unseen", "member_notifications"):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            await tx.execute(
+                "DELETE FROM refusals WHERE kind = 'dms' AND target_id = ?", (user_id,)
+            )
+
+    # Where Discord refused the bot (bot/refusals.py) ------------------------------------------
+
+    async def refused(self, kind: str, target_id: int) -> int | None:
+        """Discord's code when this was refused (None: not refused)."""
+        row = await self._one(
+            "SELECT code FROM refusals WHERE kind = ? AND target_id = ?", (kind, target_id)
+        )
+        return None if row is None else int(row["code"])
+
+    async def refusals_of(self, user_id: int, channel_id: int | None) -> list[str]:
+        """The kinds refused of a member's DMs (`dms`) and of a channel or its threads
+        (`channel`): one read at each interaction."""
+        channel = -1 if channel_id is None else channel_id
+        rows = await self._all(
+            "SELECT kind FROM refusals WHERE (kind = 'dms' AND target_id = ?)"
+            " OR (kind = 'channel' AND (target_id = ? OR parent_id = ?))",
+            (user_id, channel, channel),
+        )
+        return [str(r["kind"]) for r in rows]
+
+    async def put_refusal(
+        self,
+        tx: Tx,
+        kind: str,
+        target_id: int,
+        code: int,
+        now: float,
+        parent_id: int | None = None,
+    ) -> None:
+        await tx.execute(
+            "INSERT INTO refusals (kind, target_id, parent_id, code, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (kind, target_id) DO UPDATE SET code = excluded.code,"
+            " at = excluded.at, parent_id = excluded.parent_id",
+            (kind, target_id, parent_id, code, now),
+        )
+
+    async def forget_refusal(self, tx: Tx, kind: str, target_id: int) -> int:
+        return await tx.execute(
+            "DELETE FROM refusals WHERE kind = ? AND target_id = ?", (kind, target_id)
+        )
+
+    async def forget_channel_refusals(
+        self, tx: Tx, channel_id: int, *, itself: bool, threads: bool
+    ) -> int:
+        """The channel's own refusal (`itself`) and its threads' (`threads`)."""
+        where = [w for w, on in (("target_id = ?", itself), ("parent_id = ?", threads)) if on]
+        if not where:
+            return 0
+        return await tx.execute(
+            f"DELETE FROM refusals WHERE kind = 'channel' AND ({' OR '.join(where)})",
+            (channel_id,) * len(where),
+        )
+
+    async def leave_server(
+        self, tx: Tx, guild_id: int, termination: str, now: float
+    ) -> dict[str, int]:
+        """The bot was removed from a server: its games under way end with no winner and no
+        rating change (their version moves on, so a move under way fails its check), its
+        open challenges are cancelled, its live tournaments cancelled, and what was still to
+        announce there is set aside. Counts of each."""
+        games = await tx.execute(
+            "UPDATE matches SET status = 'finished', finished_at = ?, termination = ?,"
+            " winner = NULL, rated = 0, to_decide = NULL, version = version + 1"
+            " WHERE guild_id = ? AND status = 'active'",
+            (now, termination, guild_id),
+        )
+        challenges = await tx.execute(
+            "UPDATE challenges SET status = 'cancelled', closed_at = ?"
+            " WHERE guild_id = ? AND status = 'open'",
+            (now, guild_id),
+        )
+        tournaments = await tx.execute(
+            "UPDATE tournaments SET status = 'cancelled', finished_at = ?"
+            " WHERE guild_id = ? AND status IN ('open', 'running')",
+            (now, guild_id),
+        )
+        announcements = await tx.execute(
+            "UPDATE outbox SET status = 'dead', error = ?, done_at = ? WHERE status = 'pending'"
+            " AND (match_id IN (SELECT id FROM matches WHERE guild_id = ?) OR challenge_id IN"
+            " (SELECT id FROM challenges WHERE guild_id = ?))",
+            ("the bot was removed from the server", now, guild_id, guild_id),
+        )
+        return {
+            "games": games,
+            "challenges": challenges,
+            "tournaments": tournaments,
+            "announcements": announcements,
+        }
 
     # Challenges ------------------------------------------------------------------------------
 

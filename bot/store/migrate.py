@@ -59,6 +59,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "member_unseen": ("user_id",),
     "forgotten": ("guild_id", "user_id"),
     "vacations": ("id",),
+    "refusals": ("kind", "target_id"),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

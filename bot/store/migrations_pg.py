@@ -308,6 +308,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_of ON vacations(guild_id, user_id, ends_at);
     """,
+    # Where Discord refused the bot for good (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE refusals (
+        kind TEXT NOT NULL,
+        target_id BIGINT NOT NULL,
+        parent_id BIGINT,
+        code INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (kind, target_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

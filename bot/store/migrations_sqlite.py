@@ -359,6 +359,21 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_of ON vacations(guild_id, user_id, ends_at);
     """,
+    # Where Discord refused the bot for good, so that it does not ask again blindly
+    # (bot/refusals.py): a member's DMs (`dms`, their user id: 50007) until they next use
+    # the bot; a channel (`channel`: 50001, 50013 or 10003 on a post) until an interaction
+    # there shows the permissions back; a server (`server`) the bot was removed from, until
+    # it is invited back.
+    """
+    CREATE TABLE refusals (
+        kind TEXT NOT NULL,                          -- dms channel server
+        target_id INTEGER NOT NULL,                  -- a user, a channel or a server id
+        parent_id INTEGER,                           -- a thread's channel
+        code INTEGER NOT NULL,                       -- Discord's JSON code (0: removed)
+        at REAL NOT NULL,
+        PRIMARY KEY (kind, target_id)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -34,6 +34,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
             "processes",
             "rating_history",
             "ratings",
+            "refusals",
             "settings",
             "tournament_games",
             "tournament_players",
