@@ -46,6 +46,8 @@ async def build_source(path, clock):
         await svc.show_unseen(ALICE.id, True)  # issue 29: her hands show the unseen cards
         await svc.forget_member(CAROL.id, OTHER_GUILD)  # issue 30: she left that server
         await svc.vacations.start(OTHER_GUILD, CAROL.id, 2)  # a member on vacation
+        await svc.refusals.note("dms", BOB.id, 50007)  # issue 38: his DMs were refused
+        await svc.refusals.note("channel", CHANNEL + 9, 50013, parent_id=CHANNEL)
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(
