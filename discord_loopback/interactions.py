@@ -90,6 +90,7 @@ class InteractionManager:
     ) -> tuple[list[str], SimChannel, SimGuild | None, SimMember | None, Any]:
         path = split_path(command)
         channel, guild, in_guild = self._place(member, where)
+        self._emu.world.command_place(channel)  # none in an archived thread
         world = self._emu.world
         try:
             # Give a bot that syncs in on_ready a moment to register its commands.

@@ -357,6 +357,14 @@ class SimChannel:
     auto_archive_duration: int = 1440
     total_message_sent: int = 0
     created_at: dt.datetime = field(default_factory=now)
+    # A thread's last activity (a message, unarchiving, a new auto_archive_duration) and
+    # its archive_timestamp, on the loopback's clock (``Emulator.now()``).
+    last_activity: float = 0.0
+    archive_timestamp: float = 0.0
+    archivals: int = 0  # how many times it was archived (by inactivity or by hand)
+    # When messages of this channel older than an hour were edited (``old_message_edits``),
+    # on the rate limits' clock.
+    old_edits: list[float] = field(default_factory=list)
     # Permission overwrites by role or member id: (type 0 role / 1 member, allow, deny).
     # A thread has none of its own: it uses its parent's, as on Discord.
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
@@ -468,6 +476,8 @@ class SimMessage:
     pinned: bool = False
     deleted: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
+    # Its creation on the loopback's clock (``Emulator.now()``): its age for 30046.
+    born: float = 0.0
     # Earlier versions' content, oldest first (one entry per edit).
     revisions: list[str] = field(default_factory=list)
 

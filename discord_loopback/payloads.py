@@ -6,6 +6,7 @@ Field sets follow what discord.py reads (``Message.__init__``, ``Guild._from_dat
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from .ids import iso
@@ -126,7 +127,7 @@ def channel_payload(
             thread_metadata={
                 "archived": channel.archived,
                 "auto_archive_duration": channel.auto_archive_duration,
-                "archive_timestamp": iso(channel.created_at),
+                "archive_timestamp": iso(_archive_time(channel)),
                 "locked": channel.locked,
                 "invitable": channel.invitable,
                 "create_timestamp": iso(channel.created_at),
@@ -316,3 +317,10 @@ def _without_guild_id(body: JSON) -> JSON:
 
 def error_body(message: str, code: int = 0) -> dict[str, Any]:
     return {"message": message, "code": code}
+
+
+def _archive_time(thread: SimChannel) -> dt.datetime:
+    """When the thread was created, archived or unarchived last (on the loopback's clock)."""
+    if not thread.archive_timestamp:
+        return thread.created_at
+    return dt.datetime.fromtimestamp(thread.archive_timestamp, tz=dt.UTC)

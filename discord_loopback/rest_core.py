@@ -5,7 +5,15 @@ from __future__ import annotations
 from aiohttp import web
 
 from . import permissions as perms
-from .errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER, ApiError, invalid_form, unknown
+from .errors import (
+    MISSING_ACCESS,
+    UNKNOWN_GUILD,
+    UNKNOWN_MEMBER,
+    UNKNOWN_USER,
+    ApiError,
+    invalid_form,
+    unknown,
+)
 from .http_util import emulator_of, json_response, no_content, read_json, snowflake
 from .media import png_bytes
 from .models import JSON, SimChannel, SimGuild, SimUser
@@ -195,8 +203,9 @@ async def guild_channels(request: web.Request) -> web.Response:
 
 async def guild_active_threads(request: web.Request) -> web.Response:
     guild = _guild(request)
-    bot_id = emulator_of(request).world.bot.id
-    threads = [c for c in guild.threads if not c.archived]
+    world = emulator_of(request).world
+    bot_id = world.bot.id
+    threads = [t for t in world.active_threads(guild) if world.bot_sees(t)]
     return json_response(
         {
             "threads": [channel_payload(t) for t in threads],
@@ -237,6 +246,8 @@ async def guild_roles(request: web.Request) -> web.Response:
 async def get_channel(request: web.Request) -> web.Response:
     world = emulator_of(request).world
     channel = world.channel(snowflake(request, "channel_id"))
+    if not world.bot_sees(channel):  # a private thread it is not in (``private_threads``)
+        raise ApiError(403, MISSING_ACCESS, "Missing Access")
     return json_response(channel_payload(channel, member_id=world.bot.id))
 
 

@@ -7,7 +7,14 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from . import permissions as perms
-from .errors import MISSING_PERMISSIONS, UNKNOWN_USER, ApiError, invalid_form, unknown
+from .errors import (
+    ARCHIVED_THREAD,
+    MISSING_PERMISSIONS,
+    UNKNOWN_USER,
+    ApiError,
+    invalid_form,
+    unknown,
+)
 from .http_util import emulator_of, json_response, no_content, read_body, read_json, snowflake
 from .models import PRIVATE_THREAD, PUBLIC_THREAD, SimChannel, SimUser
 from .payloads import channel_payload, thread_member_payload, user_payload
@@ -68,6 +75,7 @@ async def send_message(request: web.Request) -> web.Response:
     world, channel = _channel(request)
     body = await read_body(request)
     world.require(channel, world.bot, _send_bits(channel, bool(body.uploads)))
+    world.check_post(channel, world.bot)
     # Discord: with `enforce_nonce`, a nonce the same author used in the past few minutes
     # returns that message instead of creating a second one (how a bot dedupes retries).
     if body.payload.get("enforce_nonce") and body.payload.get("nonce") is not None:
@@ -93,6 +101,7 @@ async def edit_message(request: web.Request) -> web.Response:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
     body = await read_body(request)
     world.require(channel, world.bot, perms.ATTACH_FILES if body.uploads else 0)
+    world.check_edit(message, world.bot)
     world.edit(message, body)
     return json_response(message_json(message))
 
@@ -189,6 +198,8 @@ async def thread_member_put(request: web.Request) -> web.Response:
     if thread.type == PRIVATE_THREAD and world.bot.id not in thread.thread_member_ids:
         raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
     world.require(thread, world.bot, perms.SEND_MESSAGES_IN_THREADS)
+    if thread.archived and emulator_of(request).plays("archived_threads"):
+        raise ApiError(400, ARCHIVED_THREAD, "Thread is archived")
     world.set_thread_member(thread, user, True)
     return no_content()
 

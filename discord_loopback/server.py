@@ -138,6 +138,7 @@ class Emulator:
         if seconds < 0:
             raise ValueError("time only moves forward")
         self._offset += seconds
+        self.world.archive_idle_threads()  # idle threads archive, with THREAD_UPDATE
 
     def plays(self, behaviour: str) -> bool:
         """Whether a behaviour of Discord's (``behaviours.BEHAVIOURS``) is played."""

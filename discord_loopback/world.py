@@ -16,11 +16,15 @@ from . import limits, mentions
 from . import permissions as perms
 from .commands import CommandRegistry
 from .errors import (
+    ARCHIVED_THREAD,
     CANNOT_DM,
     CANNOT_SEND_EMPTY,
+    MAX_ACTIVE_THREADS_REACHED,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    OLD_MESSAGE_EDITS,
     THREAD_ALREADY_CREATED,
+    THREAD_LOCKED,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     ApiError,
@@ -70,6 +74,16 @@ INTENT_DM_REACTIONS = 1 << 13
 SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
 # Discord keeps a nonce for "the past few minutes" when enforcing it.
 NONCE_WINDOW = 300.0
+# Discord's cap on a server's active threads (160006). topics/threads says only that guilds
+# "are capped at a certain number of active threads"; Discord's Help Center gives 1,000.
+MAX_ACTIVE_THREADS = 1000
+# Edits of messages older than an hour are limited per channel (30046, "Maximum number of
+# edits to messages older than 1 hour reached"). Discord documents the code, not the budget:
+# we take the community-documented one (discord-userdoccers, resources/message "Edit
+# Message": 3 edits per 6-second window per channel).
+OLD_MESSAGE_AGE = 3600.0
+OLD_EDITS_PER_WINDOW = 3
+OLD_EDIT_WINDOW = 6.0
 # The n-th guild's id has (id >> 22) % GUILD_SPREAD == n % GUILD_SPREAD, so for any shard count
 # dividing 24 (1, 2, 3, 4, 6, 8, 12, 24) guild n lands on shard n % count: consecutive guilds
 # sit on different shards, deterministically. Ids run at most 23 ms ahead of the clock.
@@ -110,6 +124,8 @@ class World:
         self.commands = CommandRegistry(
             self.ids, self.application_id, lambda: self.guilds, self._emu.bus.changed
         )
+        # Active threads a server may hold (``max_active_threads``); a test may lower it.
+        self.max_active_threads = MAX_ACTIVE_THREADS
 
     # -- people and places -------------------------------------------------------------
 
@@ -274,6 +290,7 @@ class World:
         if channel is None:
             raise unknown("Channel", UNKNOWN_CHANNEL)
         self.require_bot_in(channel.guild)
+        self.archive_if_idle(channel)  # a thread's inactivity is judged when it is reached
         return channel
 
     def message(self, channel: SimChannel, message_id: int) -> SimMessage:
@@ -363,6 +380,11 @@ class World:
             raise SimulationError(
                 f"a member's message has 1-{limits.MESSAGE_CONTENT} characters, not {len(content)}"
             )
+        self.archive_if_idle(channel)
+        try:
+            self.check_post(channel, author)
+        except ApiError:  # Discord's client offers no message box there
+            raise SimulationError(f"{channel.label} is locked: only moderators may post") from None
         message = SimMessage(
             id=self.ids.next(),
             channel=channel,
@@ -376,15 +398,17 @@ class World:
     def _store(self, message: SimMessage) -> None:
         channel = message.channel
         message.notified = mentions.notified(message, lambda user: self.can_view(user, channel))
+        message.born = self._emu.now()
         channel.messages.append(message)
         self.messages[message.id] = message
         if message.nonce is not None:
             self.nonces[(message.author.id, str(message.nonce))] = message
         if channel.is_thread:
             channel.total_message_sent += 1
+            channel.last_activity = message.born
             if channel.archived and not channel.locked:
                 # Sending to an archived (unlocked) thread unarchives it, as on Discord.
-                self.update_channel(channel, {"archived": False})
+                self._set_archived(channel, False)
         if message.visible_to is None:
             self._emu.gateway.dispatch_message("MESSAGE_CREATE", message)
         self._emu.bus.emit(ChatEvent("message", channel, message.author, message))
@@ -648,6 +672,7 @@ class World:
             thread_type = PUBLIC_THREAD
         else:
             thread_id = self.ids.next()
+        self._check_thread_cap(parent.guild)
         thread = SimChannel(
             id=thread_id,
             type=thread_type,
@@ -658,13 +683,16 @@ class World:
             thread_member_ids={owner.id},
             auto_archive_duration=auto_archive_duration,
             invitable=invitable,
+            last_activity=self._emu.now(),
+            archive_timestamp=self._emu.now(),
         )
         parent.guild.channels[thread.id] = thread
         self.channels[thread.id] = thread
         if starter is not None:
             starter.thread = thread
         body = channel_payload(thread, member_id=self.bot.id) | {"newly_created": True}
-        self._emu.gateway.dispatch("THREAD_CREATE", body, INTENT_GUILDS, guild=parent.guild)
+        if self.bot_sees(thread):  # no gateway news of a thread the bot may not view
+            self._emu.gateway.dispatch("THREAD_CREATE", body, INTENT_GUILDS, guild=parent.guild)
         self._emu.bus.emit(ChatEvent("thread", thread, owner, starter, text=name))
         return thread
 
@@ -684,17 +712,140 @@ class World:
             channel.name = str(changes["name"])
         if "topic" in changes and not channel.is_thread:
             channel.topic = changes["topic"]
-        for key in ("archived", "locked", "invitable"):
-            if key in changes and changes[key] is not None and channel.is_thread:
-                setattr(channel, key, bool(changes[key]))
-        if changes.get("auto_archive_duration") and channel.is_thread:
-            channel.auto_archive_duration = int(changes["auto_archive_duration"])
-        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        if channel.is_thread:
+            self._update_thread(channel, changes)
+            return channel
         self._emu.gateway.dispatch(
-            event, channel_payload(channel), INTENT_GUILDS, guild=channel.guild
+            "CHANNEL_UPDATE", channel_payload(channel), INTENT_GUILDS, guild=channel.guild
         )
         self._emu.bus.changed()
         return channel
+
+    # -- threads' life: inactivity, archived, locked, private, the active cap ------------------
+
+    def _update_thread(self, thread: SimChannel, changes: JSON) -> None:
+        """A thread's PATCH (topics/threads, "Editing & Deleting Threads"): unarchiving or a
+        new auto_archive_duration is activity; archiving stamps archive_timestamp."""
+        now = self._emu.now()
+        for key in ("locked", "invitable"):
+            if changes.get(key) is not None:
+                setattr(thread, key, bool(changes[key]))
+        if changes.get("auto_archive_duration"):
+            thread.auto_archive_duration = int(changes["auto_archive_duration"])
+            thread.last_activity = thread.archive_timestamp = now
+        if changes.get("archived") is not None and bool(changes["archived"]) != thread.archived:
+            thread.archived = bool(changes["archived"])
+            thread.archive_timestamp = now
+            if thread.archived:
+                thread.archivals += 1
+            else:
+                thread.last_activity = now
+        self._thread_update(thread)
+
+    def _thread_update(self, thread: SimChannel) -> None:
+        """THREAD_UPDATE, to a bot that may view the thread."""
+        if self.bot_sees(thread):
+            self._emu.gateway.dispatch(
+                "THREAD_UPDATE", channel_payload(thread), INTENT_GUILDS, guild=thread.guild
+            )
+        self._emu.bus.changed()
+
+    def _set_archived(self, thread: SimChannel, archived: bool) -> None:
+        self._update_thread(thread, {"archived": archived})
+
+    def archive_if_idle(self, channel: SimChannel) -> None:
+        """Archive a thread idle for its auto_archive_duration (``thread_archiving``),
+        judged now on the loopback's clock, with the THREAD_UPDATE Discord sends."""
+        if not channel.is_thread or channel.archived or not self._emu.plays("thread_archiving"):
+            return
+        if self._emu.now() - channel.last_activity >= channel.auto_archive_duration * 60:
+            self._set_archived(channel, True)
+
+    def archive_idle_threads(self) -> None:
+        """Every thread idle long enough archives (``Emulator.advance`` calls it)."""
+        for channel in list(self.channels.values()):
+            self.archive_if_idle(channel)
+
+    def archive_thread(self, thread: SimChannel) -> None:
+        """A moderator archives ``thread`` (as "Close Thread" does)."""
+        self._set_archived(thread, True)
+
+    def lock_thread(self, thread: SimChannel, locked: bool = True) -> None:
+        """A moderator (Manage Threads) locks or unlocks ``thread``."""
+        if not thread.is_thread:
+            raise SimulationError(f"{thread.label} is not a thread")
+        self._update_thread(thread, {"locked": locked})
+
+    def active_threads(self, guild: SimGuild) -> list[SimChannel]:
+        """The server's threads that are not archived (idle ones archived first)."""
+        for thread in guild.threads:
+            self.archive_if_idle(thread)
+        return [t for t in guild.threads if not t.archived]
+
+    def _check_thread_cap(self, guild: SimGuild) -> None:
+        if not self._emu.plays("max_active_threads"):
+            return
+        if len(self.active_threads(guild)) >= self.max_active_threads:
+            raise ApiError(
+                400, MAX_ACTIVE_THREADS_REACHED, "Maximum number of active threads reached"
+            )
+
+    def _manages_threads(self, thread: SimChannel, user: SimUser) -> bool:
+        return bool(thread.permissions_for(user.id) & perms.MANAGE_THREADS)
+
+    def bot_sees(self, thread: SimChannel) -> bool:
+        """A private thread shows itself only to its members and to Manage Threads holders
+        (``private_threads``); any other channel: yes (permissions say the rest)."""
+        if thread.type != PRIVATE_THREAD or not self._emu.plays("private_threads"):
+            return True
+        return self.bot.id in thread.thread_member_ids or self._manages_threads(thread, self.bot)
+
+    def check_post(self, thread: SimChannel, user: SimUser) -> None:
+        """A locked thread takes messages only from Manage Threads holders (topics/threads,
+        "Locked Threads")."""
+        if not thread.is_thread or not thread.locked or not self._emu.plays("locked_threads"):
+            return
+        if not self._manages_threads(thread, user):
+            raise ApiError(403, THREAD_LOCKED, "Thread is locked")
+
+    def check_edit(self, message: SimMessage, user: SimUser) -> None:
+        """An edit Discord refuses: in an archived thread (50083), in a locked one without
+        Manage Threads (160005), or past the budget for messages older than an hour (30046)."""
+        thread = message.channel
+        if thread.is_thread and thread.archived and self._emu.plays("archived_threads"):
+            raise ApiError(400, ARCHIVED_THREAD, "Thread is archived")
+        self.check_post(thread, user)
+        self._check_old_edit(message)
+
+    def _check_old_edit(self, message: SimMessage) -> None:
+        if not self._emu.plays("old_message_edits"):
+            return
+        if self._emu.now() - message.born <= OLD_MESSAGE_AGE:
+            return
+        # The window runs on the rate limits' clock: the client waits out the 429 in real
+        # seconds, which a manual clock would never count.
+        at = self._emu.limits.rate_now()
+        edits = message.channel.old_edits
+        edits[:] = [t for t in edits if at - t < OLD_EDIT_WINDOW]
+        if len(edits) >= OLD_EDITS_PER_WINDOW:
+            wait = round(edits[0] + OLD_EDIT_WINDOW - at, 3)
+            raise ApiError(
+                429,
+                OLD_MESSAGE_EDITS,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later",
+                retry_after=max(wait, 0.001),
+            )
+        edits.append(at)
+
+    def command_place(self, channel: SimChannel) -> None:
+        """Where a member may run an application command: not in an archived thread
+        (topics/threads, "Active & Archived Threads"); Discord's client offers none there."""
+        self.archive_if_idle(channel)
+        if channel.is_thread and channel.archived and self._emu.plays("archived_threads"):
+            raise SimulationError(
+                f"{channel.label} is archived: Discord lets nobody use application commands"
+                " in an archived thread"
+            )
 
     def set_permissions(
         self,
@@ -725,7 +876,7 @@ class World:
         if channel.guild is None:
             return
         have = channel.permissions_for(user.id)
-        if not have & perms.VIEW_CHANNEL:
+        if not have & perms.VIEW_CHANNEL or (user is self.bot and not self.bot_sees(channel)):
             raise ApiError(403, MISSING_ACCESS, "Missing Access")
         if needed & ~have:
             raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")

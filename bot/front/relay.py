@@ -61,6 +61,11 @@ log = logging.getLogger("schotten.bot")
 UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
+ARCHIVED_THREAD = 50083  # "Thread is archived": no edit there, a post unarchives it
+
+
+class _Archived(Exception):
+    """The board's edit met an archived thread (50083): it is posted afresh instead."""
 
 
 class Undeliverable(Exception):
@@ -295,6 +300,7 @@ class Relay:
                 view.add_item(RematchButton(info.id))
             return view
 
+        replaced = a.edit_message_id if a.repost else None  # the message this post replaces
         if a.edit_message_id is not None and not a.repost:
             # A later step of the same turn: that turn's message shows it (no new post, no
             # notification). Editing is idempotent, so a repeat after a crash is harmless.
@@ -302,17 +308,26 @@ class Relay:
 
             async def edit(*, components: bool = True, picture: bool = True) -> discord.Message:
                 files = [await self.front.board_file(info)] if picture else []
-                return await message.edit(
-                    content=caption if picture else caption + texts.board_without_picture(),
-                    attachments=files,
-                    view=view() if components else None,
-                    allowed_mentions=_users(named),
-                )
+                try:
+                    return await message.edit(
+                        content=caption if picture else caption + texts.board_without_picture(),
+                        attachments=files,
+                        view=view() if components else None,
+                        allowed_mentions=_users(named),
+                    )
+                except discord.HTTPException as e:
+                    if e.code == ARCHIVED_THREAD:  # no plainer form gets past it
+                        raise _Archived from e
+                    raise
 
             try:
                 return Sent((await plainest(edit, f"board of game {info.id}")).id)
             except discord.NotFound:
                 pass  # the turn's message was deleted: post the turn afresh
+            except _Archived:
+                # The thread archived while the turn waited (auto_archive_duration without
+                # a message): Discord refuses edits there, and a new post unarchives it.
+                replaced = a.edit_message_id
 
         async def post(*, components: bool = True, picture: bool = True) -> discord.Message:
             return await channel.send(
@@ -324,11 +339,11 @@ class Relay:
             )
 
         message = await plainest(post, f"board of game {info.id}")
-        if a.repost and a.edit_message_id is not None and a.edit_message_id != message.id:
+        if replaced is not None and replaced != message.id:
             # The turn's earlier message gives way to this one, which pinged the member to
             # move. After a crash between the two, the repeat finds its post by the nonce.
             try:
-                await channel.get_partial_message(a.edit_message_id).delete()
+                await channel.get_partial_message(replaced).delete()
             except discord.HTTPException as e:  # already gone, or out of reach: it stays
                 if not isinstance(e, discord.NotFound):
                     log.info("game %s: could not delete board %s: %s", info.id, message.id, e)

@@ -1,0 +1,136 @@
+"""Threads and old messages as Discord plays them, with the real bot: a game's thread that
+archived during a week without a move still gets its next board (a post unarchives it; an
+edit there is refused, so the computer's reply is posted anew); a locked thread does not stop
+the game; a server at its cap of active threads plays a new game in the channel; joins to a
+tournament's sign-up post older than an hour are all kept without meeting 30046. The bot and
+the loopback share one ManualClock, advanced past a week."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.sandbox import board_posts, running_bot, wait_for_announcements, wait_for_game
+from discord_loopback import Emulator, SimGuild, SimMember
+
+from .test_e2e import start_game
+from .test_refusals import play_by_dm, players_of, refused_lines, settle, statuses
+
+WEEK_AND_A_BIT = 7 * 24 + 1  # hours: past the game thread's auto_archive_duration (10080)
+
+Place = tuple[Emulator, SimGuild, SimMember, SimMember, Any, ManualClock]
+
+
+@pytest.fixture
+async def place(bot_database: Any) -> AsyncIterator[Place]:
+    """A server on a loopback whose clock is the bot's (both move together)."""
+    clock = ManualClock()
+    async with Emulator(clock=clock.now) as emu, emu.point_discord():
+        guild = emu.create_guild("Test Server")
+        alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
+        yield emu, guild, alice, bob, bot_database, clock
+        assert emu.server_errors == []
+        assert emu.unhandled_requests == []
+        assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
+
+
+def answered(emu: Emulator, status: int, method: str = "") -> list[str]:
+    """The requests Discord answered with `status` (of `method`, if given)."""
+    return [
+        f"{r.method} {r.path}"
+        for r in emu.requests
+        if r.status == status and (not method or r.method == method)
+    ]
+
+
+async def test_a_week_without_a_move_archives_the_thread_and_the_next_board_still_comes(
+    place: Place,
+) -> None:
+    emu, guild, alice, bob, db, clock = place
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, bob)
+        info = await play_by_dm(bot, emu, players, info.id, thread, 2)
+        posted = len(board_posts(thread))
+        clock.advance(hours=WEEK_AND_A_BIT)  # nobody moves for a week
+        before = info.version
+        while not [r for r in await statuses(bot, info.id) if r[0] > before]:
+            info = await play_by_dm(bot, emu, players, info.id, thread, 1)
+        # The thread archived (THREAD_UPDATE), and the next board's post unarchived it.
+        assert thread.archivals == 1 and not thread.archived
+        assert all(status == "sent" for _, status, _ in await statuses(bot, info.id))
+        assert len(board_posts(thread)) > posted
+        last = board_posts(thread)[-1]
+        assert last.attachments[0].filename == f"board-{info.id}-{info.version}.png"
+        assert answered(emu, 400) == []
+
+
+async def test_the_computers_reply_in_an_archived_thread_is_posted_anew(
+    place: Place, caplog: pytest.LogCaptureFixture
+) -> None:
+    emu, guild, alice, _, db, clock = place
+    caplog.set_level(logging.INFO, logger="schotten.bot")
+    async with running_bot(emu, db, clock) as bot:
+        handle = await alice.slash(
+            ("schotten", "challenge"), where=guild.default_channel, opponent=emu.bot
+        )
+        await handle.reply(timeout=10)
+        info = await wait_for_game(bot, guild.id, alice.id)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, alice)
+        while info.deciding_user != alice.id:  # the computer may open
+            info = await settle(bot, info.id, info.version)
+        await wait_for_announcements(bot, info.id)
+        # Alice moves; her turn's board is posted, and the computer's reply, which edits it,
+        # meets a Discord outage (503: the relay tries again later)...
+        outage = emu.refuse(503, 0, "Service Unavailable", method="PATCH", path=r"/messages/\d+$")
+        await players[alice.id].move_by_clicks(thread, info.id, info.version)
+        for _ in range(1000):  # until the relay has put the edit off for later
+            if [r for r in await statuses(bot, info.id) if r[2] and "503" in r[2]]:
+                break
+            await asyncio.sleep(0.02)
+        assert outage.hits, "the computer's reply never tried its edit"
+        turn_board = board_posts(thread)[-1]  # the board of Alice's turn
+        # ... that lasts a week: the thread archives, and Discord refuses edits there (50083).
+        clock.advance(hours=WEEK_AND_A_BIT)
+        outage.remove()
+        for _ in range(500):
+            await bot.front.relay.deliver()
+            if not await bot.service.pending_announcements(info.id):
+                break
+            await asyncio.sleep(0.02)
+        info = await bot.service.match(info.id)
+        await wait_for_announcements(bot, info.id)
+        rows = await statuses(bot, info.id)
+        assert all(status in ("sent", "skipped") for _, status, _ in rows), rows
+        assert thread.archivals == 1 and not thread.archived
+        last = board_posts(thread)[-1]
+        assert last is not turn_board
+        assert last.attachments[0].filename == f"board-{info.id}-{info.version}.png"
+        assert turn_board.deleted  # one board message for the turn, as always
+        # Refused once, and not again in a plainer form; no player told of a refusal.
+        assert len(answered(emu, 400, "PATCH")) == 1
+        assert refused_lines(caplog) == []
+        assert not [m for m in alice.dms if "refused" in m.content]
+
+
+async def test_a_full_server_plays_the_new_game_in_the_channel(place: Place) -> None:
+    emu, guild, alice, bob, db, clock = place
+    emu.world.max_active_threads = len(emu.world.active_threads(guild))  # full already
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        general = guild.default_channel
+        assert info.channel_id == general.id and guild.threads == []
+        assert answered(emu, 400, "POST")  # Discord refused the thread (160006)
+        board = board_posts(general)[-1]
+        assert board.attachments[0].filename == f"board-{info.id}-0.png"
+        players = players_of(alice, bob)
+        after = await play_by_dm(bot, emu, players, info.id, general, 2)
+        assert after.version >= 2
+        assert all(status == "sent" for _, status, _ in await statuses(bot, info.id))
