@@ -472,6 +472,10 @@ class World:
             message.mentions = self._mentions(
                 content, payload.get("allowed_mentions"), message.visible_to, None
             )
+        if not self._emu.plays("edit_never_notifies"):
+            # The kinder Discord a bot may wrongly expect: an edit rings whom it now mentions.
+            rung = mentions.notified(message, lambda user: self.can_view(user, message.channel))
+            message.notified += [u for u in rung if u not in message.notified]
         # Filling a "thinking…" reply is not an edit in Discord's eyes (no "(edited)").
         if not was_loading:
             message.edited_at = now()

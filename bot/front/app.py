@@ -142,6 +142,7 @@ class Front:
                 interaction.channel_id if interaction.guild_id else None,
                 may_post=here,
                 may_post_in_threads=threads,
+                settings=_is_settings(interaction),
             )
             lifted = asyncio.create_task(_quietly_logged(seen, "refusals lifted"))
             self._later.add(lifted)
@@ -611,6 +612,10 @@ class Front:
             await interaction.followup.send(content, allowed_mentions=QUIET)
             await self._start(interaction, info, announce=None)
             return
+        # The first followup would fill the "thinking…" reply: an edit, which notifies
+        # nobody (discord-api-docs #5497). Taken away first, the followup is a message of its
+        # own (discord-api-docs #2739), whose mention rings the opponent (a rematch's too).
+        await quietly(interaction.delete_original_response())
         message = await interaction.followup.send(
             content, view=view, allowed_mentions=PING, wait=True
         )
@@ -790,6 +795,12 @@ def posting_allowed(interaction: discord.Interaction) -> tuple[bool, bool]:
     if isinstance(interaction.channel, discord.Thread):
         return p.send_messages_in_threads, False
     return p.send_messages, p.send_messages_in_threads
+
+
+def _is_settings(interaction: discord.Interaction) -> bool:
+    """`/schotten settings`, where a member's DM notifications are."""
+    command = interaction.command
+    return command is not None and command.qualified_name == "schotten settings"
 
 
 async def _quietly_logged(work: Awaitable[object], what: str) -> None:

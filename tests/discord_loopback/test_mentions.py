@@ -186,3 +186,19 @@ async def test_interaction_answers_notify_unless_deferred_or_ephemeral(world: An
         f"{bob.mention}, your move",
         f"{bob.mention}, and again",
     ]
+
+
+async def test_without_the_behaviour_edits_and_filled_replies_notify() -> None:
+    """`edit_never_notifies` switched off: the kinder Discord a bot may wrongly count on,
+    where filling the "thinking…" reply or an edit rings whom it mentions (the tests above
+    fail on this one, so they fail if the loopback stops playing the behaviour)."""
+    async with emulator(without={"edit_never_notifies"}) as emu:
+        server = populate(emu)
+        async with running(emu, server.guild) as client:
+            bob = server.bob
+            later = await server.alice.slash(("ping", "later"), where=server.general, who=bob)
+            filled = await later.reply()
+            assert filled.notified == [bob.user]
+            message = await channel_of(client, server).send("the board", allowed_mentions=NOBODY)
+            await message.edit(content=f"{bob.mention} to play")
+            assert emu.world.messages[message.id].notified == [bob.user]
