@@ -5,9 +5,12 @@ Three kinds, each a row of the `refusals` table, so that every process and a res
 them:
 
 - a member's DMs (`dms`): a DM answered 50007. No DM is tried again (hands, notices of
-  refused boards) until the member next uses the bot, any command, autocomplete or control:
-  they may have opened their DMs meanwhile. Meanwhile they hear of their turn in the
-  game's channel, as after the first refusal.
+  refused boards) until the member next opens `/schotten settings` (where their DM
+  notifications are), or next uses the bot in any way a day or more after the refusal:
+  they may have opened their DMs meanwhile, and Discord never says so. Not at every use:
+  a member with closed DMs plays by the board's Show my hand, a use of the bot at every
+  turn, and would cost a refused DM at each. Meanwhile they hear of their turn in the
+  game's channel, as after the first refusal. At most one refused DM a member a day.
 - a channel (`channel`): a post there answered 50001 (no View Channel), 50013 (no Send
   Messages: the plainer forms are not tried) or 10003 (gone). Nothing is posted there again
   (boards, reminders, turn pings, tournament announcements) until an interaction in that
@@ -32,6 +35,9 @@ from bot.store import Store
 DMS = "dms"
 CHANNEL = "channel"
 SERVER = "server"
+# How long a member's refused DMs are not tried again, whatever they do but open their
+# settings (Discord says nothing of it; chosen: at most one refused DM a member a day).
+DMS_RETRY = 24 * 3600.0
 # A match's termination when the bot was removed from its server: abandoned, as a tournament
 # game nobody moved in (bot/tournament/service.py), so every list shows it so.
 ABANDONED = "ABANDONED"
@@ -71,13 +77,16 @@ class Refusals:
         *,
         may_post: bool = False,
         may_post_in_threads: bool = False,
+        settings: bool = False,
     ) -> list[str]:
-        """A member used the bot (in `channel_id`, None: a DM): forget that their DMs were
-        refused, and the channel's refusal (its threads' too) if the interaction's
+        """A member used the bot (in `channel_id`, None: a DM; `settings`: their settings
+        command): forget that their DMs were refused if it was their settings or a day
+        ago or more, and the channel's refusal (its threads' too) if the interaction's
         permissions show the bot may post there again. One read, and a write only when
         something is forgotten; the kinds forgotten."""
-        found = await self.store.refusals_of(user_id, channel_id)
-        dms = DMS in found
+        found = dict(await self.store.refusals_of(user_id, channel_id))
+        now = self.clock.now()
+        dms = DMS in found and (settings or now - found[DMS] >= DMS_RETRY)
         channel = CHANNEL in found and channel_id is not None and (may_post or may_post_in_threads)
         if not (dms or channel):
             return []

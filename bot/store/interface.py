@@ -435,16 +435,16 @@ class Store:
         )
         return None if row is None else int(row["code"])
 
-    async def refusals_of(self, user_id: int, channel_id: int | None) -> list[str]:
-        """The kinds refused of a member's DMs (`dms`) and of a channel or its threads
-        (`channel`): one read at each interaction."""
+    async def refusals_of(self, user_id: int, channel_id: int | None) -> list[tuple[str, float]]:
+        """The refusals, (kind, when), of a member's DMs (`dms`) and of a channel or its
+        threads (`channel`): one read at each interaction."""
         channel = -1 if channel_id is None else channel_id
         rows = await self._all(
-            "SELECT kind FROM refusals WHERE (kind = 'dms' AND target_id = ?)"
+            "SELECT kind, at FROM refusals WHERE (kind = 'dms' AND target_id = ?)"
             " OR (kind = 'channel' AND (target_id = ? OR parent_id = ?))",
             (user_id, channel, channel),
         )
-        return [str(r["kind"]) for r in rows]
+        return [(str(r["kind"]), float(r["at"])) for r in rows]
 
     async def put_refusal(
         self,
