@@ -9,14 +9,18 @@ the outbox) are refreshed by the endpoint before each scrape, not counted here.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import aiohttp
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
+
+log = logging.getLogger("schotten.bot")
 
 # No `_created` sample beside each counter: a scrape is read by people too.
 disable_created_metrics()
@@ -36,6 +40,12 @@ ACK_SECONDS = Histogram(
     "schotten_ack_seconds",
     "From an interaction's creation to the bot's acknowledgement (Discord allows 3 s)",
     buckets=(0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0),
+)
+INVALID_REQUESTS = Counter(
+    "schotten_invalid_requests",
+    "Requests Discord answered 401, 403 or 429, by status and route: Discord bans a bot that"
+    " makes 10,000 of them in 10 minutes (topics/rate-limits, Invalid Request Limit)",
+    ["status", "route"],
 )
 RELAY_FAILURES = Counter(
     "schotten_relay_failures",
@@ -59,6 +69,9 @@ OUTBOX_PENDING = Gauge("schotten_outbox_pending", "Announcements stored and not 
 OUTBOX_OLDEST = Gauge(
     "schotten_outbox_oldest_seconds", "Age of the oldest announcement not yet made (0: none)"
 )
+OUTBOX_RETRYING = Gauge(
+    "schotten_outbox_retrying", "Announcements not yet made that wait on a failure that can pass"
+)
 GAMES_UNDER_WAY = Gauge("schotten_games_under_way", "Games not finished")
 GATEWAY_UP = Gauge(
     "schotten_gateway_connected", "1 if this shard's gateway session is connected", ["shard"]
@@ -80,13 +93,80 @@ CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-def http_trace() -> aiohttp.TraceConfig:
+# Discord's Invalid Request Limit: 10,000 answers 401, 403 or 429 (but 429s of scope
+# `shared`) in 10 minutes ban the bot's address for a while. One warning when this process
+# passes 1% of it, and another only after its rate fell back below.
+INVALID_STATUSES = frozenset({401, 403, 429})
+INVALID_WINDOW = 600.0
+INVALID_WARN_AT = 100
+API_PREFIX = "/api/v10"
+# Path segments after which the next one is a token (an interaction's, a webhook's).
+TOKEN_AFTER = frozenset({"interactions", "webhooks"})
+
+
+def route_template(method: str, path: str) -> str:
+    """`POST /channels/{id}/messages`: a request's route without its ids and tokens."""
+    if path.startswith(API_PREFIX):
+        path = path[len(API_PREFIX) :]
+    parts = path.split("/")
+    for i, part in enumerate(parts):
+        if i >= 2 and parts[i - 2] in TOKEN_AFTER and parts[i - 1] == "{id}":
+            parts[i] = "{token}"
+        elif i >= 1 and parts[i - 1] == "reactions":
+            parts[i] = "{emoji}"
+        elif part.isdigit():
+            parts[i] = "{id}"
+    return f"{method} {'/'.join(parts)}"
+
+
+class InvalidRequests:
+    """Counts the answers Discord's Invalid Request Limit counts, in `/metrics` by status
+    and route, and warns once when their rate passes 1% of the limit."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._recent: deque[float] = deque()
+        self.over = False  # warned, and not yet fallen back below
+
+    def answered(self, method: str, path: str, status: int, scope: str | None) -> None:
+        if status not in INVALID_STATUSES or (status == 429 and scope == "shared"):
+            return
+        INVALID_REQUESTS.labels(str(status), route_template(method, path)).inc()
+        now = self._now()
+        recent = self._recent
+        recent.append(now)
+        while recent[0] <= now - INVALID_WINDOW:
+            recent.popleft()
+        if len(recent) >= INVALID_WARN_AT and not self.over:
+            self.over = True
+            log.warning(
+                "%d requests refused by Discord (401/403/429) in the last %d minutes, the"
+                " last %s %s: Discord bans a bot at 10,000 (see schotten_invalid_requests"
+                " in /metrics)",
+                len(recent),
+                INVALID_WINDOW // 60,
+                status,
+                route_template(method, path),
+            )
+        elif len(recent) < INVALID_WARN_AT and self.over:
+            self.over = False
+            log.info("requests refused by Discord are back under %d in 10 minutes", INVALID_WARN_AT)
+
+
+def http_trace(now: Callable[[], float] = time.time) -> aiohttp.TraceConfig:
     """For the bot's HTTP session (discord.py's `http_trace`): every acknowledgement is
-    timed from the interaction's creation, which its id (a snowflake) tells."""
+    timed from the interaction's creation, which its id (a snowflake) tells, and every
+    answer Discord's Invalid Request Limit counts is counted (on the clock `now`): every
+    request discord.py sends passes here, those it retries itself included."""
+    invalid = InvalidRequests(now)
 
     async def on_request_end(
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
     ) -> None:
+        response = params.response
+        if response.status in INVALID_STATUSES:
+            scope = response.headers.get("X-RateLimit-Scope")
+            invalid.answered(params.method, params.url.path, response.status, scope)
         found = CALLBACK.search(params.url.path)
         if found is not None and params.response.status < 300:
             created = ((int(found[1]) >> 22) + DISCORD_EPOCH_MS) / 1000

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,12 @@ DEAD_AFTER = 6.0
 # Work due this long and still not taken is looked at by any live process (a process that
 # stored it and died before taking it; one alive takes its own at once).
 ORPHAN_GRACE = 3.0
+# A failure that can pass (Discord's 5xx, a 429, a ban, the network) is retried forever,
+# backing off to at most RETRY_MAX_DELAY between tries: an announcement owed is never lost.
+# A 429's own Retry-After is waited out, up to RETRY_AFTER_LIMIT. Only a failure that is
+# no refusal and cannot pass (a bug) gives up, after RETRY_LIMIT tries.
+RETRY_MAX_DELAY = 300.0
+RETRY_AFTER_LIMIT = 3600.0
 RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
@@ -99,6 +105,17 @@ NOTIFICATIONS = ("turn_dm", "pings", "reminders")
 
 def new_seed() -> int:
     return secrets.randbits(62)
+
+
+@dataclass(frozen=True, slots=True)
+class Vitals:
+    """The outbox and the games, as `/healthz` and `/metrics` show them (ages in seconds)."""
+
+    pending: int  # announcements not yet made
+    oldest_seconds: float  # the oldest one's age (0: none)
+    active: int  # games under way
+    retrying: int  # announcements waiting on a failure (Discord's, the network's)
+    retrying_seconds: float  # the oldest of those's age (0: none)
 
 
 class GameService:
@@ -170,12 +187,21 @@ class GameService:
         async with self.store.transaction() as tx:
             await self.store.forget_member(tx, user_id, guild_id, self.clock.now())
 
-    async def vitals(self) -> tuple[int, float, int]:
-        """Announcements pending, the oldest one's age in seconds (0: none), games under way."""
+    async def vitals(self) -> Vitals:
+        """The outbox and the games under way, for `/healthz` and `/metrics`."""
         row = await self.store.vitals()
-        oldest = row["oldest"]
-        age = max(0.0, self.clock.now() - float(oldest)) if oldest is not None else 0.0
-        return int(row["pending"]), age, int(row["active"])
+        now = self.clock.now()
+
+        def age(since: float | None) -> float:
+            return max(0.0, now - float(since)) if since is not None else 0.0
+
+        return Vitals(
+            int(row["pending"]),
+            age(row["oldest"]),
+            int(row["active"]),
+            int(row["retrying"]),
+            age(row["retrying_since"]),
+        )
 
     async def close(self) -> None:
         await self.store.close()
@@ -1268,17 +1294,22 @@ class GameService:
         """The request that made a move showed the player their hand in its reply."""
         return await self.announced(row_id, error="shown in the reply")
 
-    async def retry_announcement(self, row_id: int, error: str, delay: float | None = None) -> None:
+    async def retry_announcement(
+        self, row_id: int, error: str, delay: float | None = None, *, passing: bool = True
+    ) -> None:
         """Try again later: after `delay` seconds if Discord said how long (a 429), else
-        backing off; give up after RETRY_LIMIT attempts (each claim counts one)."""
+        backing off to RETRY_MAX_DELAY. A `passing` failure (Discord's trouble, the
+        network's) is retried as long as it lasts; any other gives up after RETRY_LIMIT
+        attempts (each claim counts one)."""
         row = await self.store.announcement(row_id)
         if row is None:
             return
-        if row["attempts"] >= RETRY_LIMIT:
+        if not passing and row["attempts"] >= RETRY_LIMIT:
             await self.announced(row_id, status="dead", error=error[:500])
             return
         if delay is None:
-            delay = min(600.0, 5.0 * 2 ** (row["attempts"] - 1))
+            delay = min(RETRY_MAX_DELAY, 5.0 * 2 ** min(row["attempts"] - 1, 16))
+        delay = min(delay, RETRY_AFTER_LIMIT)
         async with self.store.transaction() as tx:
             await self.store.retry_announcement(tx, row_id, self.clock.now() + delay, error[:500])
 

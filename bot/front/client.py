@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,9 @@ class SchottenBot(discord.AutoShardedClient):
             client_options.setdefault("shard_ids", list(range(first, last + 1)))
         if config.shard_count is not None:
             client_options.setdefault("shard_count", config.shard_count)
-        client_options.setdefault("http_trace", metrics.http_trace())
+        # Every answer passes the trace: acknowledgements timed, invalid requests counted.
+        now = clock.now if clock is not None else time.time
+        client_options.setdefault("http_trace", metrics.http_trace(now))
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),

@@ -4,7 +4,10 @@ told otherwise: the figures are for the machine's own monitoring, not the intern
 
 `/healthz` answers 200 when the database answers, every shard of this process has its
 gateway session, and the oldest announcement not yet made is younger than `LAG_LIMIT`;
-otherwise 503. Its JSON body says which part is wrong. `/metrics` is the Prometheus text
+otherwise 503. Its JSON body says which part is wrong. Announcements waiting on a failure
+that can pass (Discord down, a 429 or a ban, the network) are retried for as long as it
+lasts: the body counts them and says since when, `degraded` (still 200) while they are
+younger than `LAG_LIMIT`. `/metrics` is the Prometheus text
 format of `bot.metrics`, with the database's figures read just before.
 """
 
@@ -19,7 +22,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from bot import metrics
-from bot.service import GameService
+from bot.service import RETRY_MAX_DELAY, GameService, Vitals
 
 log = logging.getLogger("schotten.bot")
 
@@ -61,7 +64,7 @@ class Health:
         known = self.client.shards
         return {str(i): i in known and not known[i].is_closed() for i in ids}
 
-    async def _vitals(self) -> tuple[int, float, int] | str:
+    async def _vitals(self) -> Vitals | str:
         """The database's figures, or why it did not give them."""
         if self.service is None:
             return "not opened yet"
@@ -77,27 +80,40 @@ class Health:
         shards = self._shards()
         body: dict[str, Any] = {"gateway": shards}
         healthy = all(shards.values())
+        degraded = False
         if isinstance(vitals, str):
             body["database"] = vitals
             healthy = False
         else:
-            pending, oldest, active = vitals
             body["database"] = "ok"
-            body["outbox"] = {"pending": pending, "oldest_seconds": round(oldest, 1)}
-            body["games_under_way"] = active
-            if oldest > LAG_LIMIT:
-                body["outbox"]["problem"] = f"an announcement waits over {LAG_LIMIT:g} s"
+            outbox: dict[str, Any] = {
+                "pending": vitals.pending,
+                "oldest_seconds": round(vitals.oldest_seconds, 1),
+                "retrying": vitals.retrying,
+                "retrying_since_seconds": round(vitals.retrying_seconds, 1),
+            }
+            body["outbox"] = outbox
+            body["games_under_way"] = vitals.active
+            if vitals.retrying:
+                degraded = True
+                outbox["problem"] = (
+                    f"{vitals.retrying} announcement(s) wait on Discord or the network since"
+                    f" {vitals.retrying_seconds:.0f} s; tried again every {RETRY_MAX_DELAY:g} s"
+                    " at most, for as long as it lasts"
+                )
+            if vitals.oldest_seconds > LAG_LIMIT:
+                outbox.setdefault("problem", f"an announcement waits over {LAG_LIMIT:g} s")
                 healthy = False
-        body["status"] = "ok" if healthy else "unhealthy"
+        body["status"] = "unhealthy" if not healthy else "degraded" if degraded else "ok"
         return web.json_response(body, status=200 if healthy else 503)
 
     async def metrics(self, request: web.Request) -> web.Response:
         vitals = await self._vitals()
         if not isinstance(vitals, str):
-            pending, oldest, active = vitals
-            metrics.OUTBOX_PENDING.set(pending)
-            metrics.OUTBOX_OLDEST.set(oldest)
-            metrics.GAMES_UNDER_WAY.set(active)
+            metrics.OUTBOX_PENDING.set(vitals.pending)
+            metrics.OUTBOX_OLDEST.set(vitals.oldest_seconds)
+            metrics.OUTBOX_RETRYING.set(vitals.retrying)
+            metrics.GAMES_UNDER_WAY.set(vitals.active)
         for shard, up in self._shards().items():
             metrics.GATEWAY_UP.labels(shard).set(1 if up else 0)
         body = generate_latest(REGISTRY)

@@ -61,6 +61,7 @@ log = logging.getLogger("schotten.bot")
 UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
+DMS_TOO_FAST = 40003  # opening DMs too fast: it passes
 ARCHIVED_THREAD = 50083  # "Thread is archived": no edit there, a post unarchives it
 
 
@@ -95,15 +96,15 @@ class Sent:
 def _transient(error: BaseException) -> bool:
     """Worth trying again later: Discord's own trouble or the network's, not a refusal."""
     if isinstance(error, discord.HTTPException):
-        return error.status >= 500 or error.status == 429
+        return error.status >= 500 or error.status == 429 or error.code == DMS_TOO_FAST
     return isinstance(error, aiohttp.ClientError | asyncio.TimeoutError | OSError)
 
 
 def _refused(error: BaseException) -> bool:
-    """Discord will never take this request as it is: a 4xx other than 429."""
+    """Discord will never take this request as it is: a 4xx that does not pass."""
     if not isinstance(error, discord.HTTPException):
         return False
-    return 400 <= error.status < 500 and error.status != 429
+    return 400 <= error.status < 500 and not _transient(error)
 
 
 def _plainer_may_help(error: BaseException) -> bool:
@@ -216,7 +217,9 @@ class Relay:
                 log.exception("announcement %s (%s) failed", row["id"], row["kind"])
             else:
                 log.warning("announcement %s (%s) will be retried: %s", row["id"], row["kind"], e)
-            await self.service.retry_announcement(row["id"], f"{type(e).__name__}: {e}", delay)
+            error = f"{type(e).__name__}: {e}"
+            passing = _transient(e)  # tried for as long as it lasts
+            await self.service.retry_announcement(row["id"], error, delay, passing=passing)
             return None
         if sent is None:
             await self.service.announced(row["id"], status="skipped")
@@ -474,13 +477,18 @@ class Relay:
             error.text,
         )
         reason = f"refused {error.status}/{error.code} {_route(error)}: {error.text}"
-        await self.service.announced(row["id"], status="dead", error=reason[:500])
+        crashpoints.reach("set-aside-before-notice")
+        if a is not None and a.kind == "board" and a.match is not None:
+            await self._tell_players_safely(a.match, error.code, row["id"])
+        crashpoints.reach("set-aside-after-notice")
+        # Set aside (and remembered) only now that the players were told: a process
+        # killed before leaves the row pending, and the next one tells them again with
+        # the same nonces, which Discord answers with the messages sent (told once).
         channel_id = _posted_in(error)
         if channel_id is not None and error.code in CHANNEL_CODES:
             # Not posted there again until it may (bot/refusals.py).
             await self._note_channel(channel_id, error.code)
-        if a is not None and a.kind == "board" and a.match is not None:
-            await self._tell_players_safely(a.match, error.code, row["id"])
+        await self.service.announced(row["id"], status="dead", error=reason[:500])
 
     async def _tell_players_safely(self, info: MatchInfo, code: int, row_id: int) -> None:
         try:

@@ -161,6 +161,8 @@ class ChannelBusy(ServiceError):
 # A lease's holder is dead when its heartbeat stopped before the time given; a holder with
 # no heartbeat row (one that never beat, or stopped cleanly) keeps its lease to its end.
 _DEAD = "EXISTS (SELECT 1 FROM processes p WHERE p.boot = {holder} AND p.beat_at < ?)"
+# An announcement not yet made that a try failed (a stop's release is no failure).
+_RETRYING = "status = 'pending' AND error IS NOT NULL AND error <> 'interrupted'"
 
 
 class SchemaTooNew(Exception):
@@ -1055,11 +1057,14 @@ class Store:
 
     async def vitals(self) -> Row:
         """For the health and metrics endpoint: announcements not yet made (how many, and
-        the oldest one's creation time) and games not finished."""
+        the oldest one's creation time), those of them waiting on a failed try, and games
+        not finished."""
         row = await self._one(
             "SELECT (SELECT count(*) FROM outbox WHERE status = 'pending') AS pending,"
             " (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,"
-            " (SELECT count(*) FROM matches WHERE status = 'active') AS active"
+            " (SELECT count(*) FROM matches WHERE status = 'active') AS active,"
+            f" (SELECT count(*) FROM outbox WHERE {_RETRYING}) AS retrying,"
+            f" (SELECT min(created_at) FROM outbox WHERE {_RETRYING}) AS retrying_since"
         )
         assert row is not None
         return row

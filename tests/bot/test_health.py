@@ -5,14 +5,16 @@ figures are read at the scrape, and a relay stuck on Discord's errors turns heal
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import metrics
 from bot.clock import ManualClock
 from bot.front.health import LAG_LIMIT
-from bot.sandbox import running_bot
+from bot.sandbox import running_bot, wait_for_announcements
 from tests.bot.test_e2e import start_game
 
 
@@ -108,10 +110,6 @@ async def test_a_game_moves_the_figures_and_a_stuck_relay_is_unhealthy(world, un
         mover = members[info.deciding_user]
         move = str(info.match.legal_moves()[0])
         await (await mover.slash(("schotten", "move"), where=thread, notation=move)).reply()
-        clock.advance(seconds=LAG_LIMIT + 60)
-        status, body = await health(port)
-        assert status == 503 and body["status"] == "unhealthy", body
-        assert body["outbox"]["pending"] >= 1 and body["outbox"]["oldest_seconds"] > LAG_LIMIT
         # The relay's first try runs after the move's answer: wait for Discord's refusal of it.
         stuck = await scrape(port)
         for _ in range(200):
@@ -119,6 +117,63 @@ async def test_a_game_moves_the_figures_and_a_stuck_relay_is_unhealthy(world, un
                 break
             await asyncio.sleep(0.05)
             stuck = await scrape(port)
+        # Retried for as long as it lasts: degraded, and how many wait since when (once the
+        # relay stored its failed try).
+        status, body = await health(port)
+        for _ in range(200):
+            if body["outbox"]["retrying"]:
+                break
+            await asyncio.sleep(0.05)
+            status, body = await health(port)
+        assert status == 200 and body["status"] == "degraded", body
+        assert body["outbox"]["retrying"] >= 1 and "problem" in body["outbox"]
+        clock.advance(seconds=LAG_LIMIT + 60)
+        status, body = await health(port)
+        assert status == 503 and body["status"] == "unhealthy", body
+        assert body["outbox"]["pending"] >= 1 and body["outbox"]["oldest_seconds"] > LAG_LIMIT
+        assert body["outbox"]["retrying_since_seconds"] > LAG_LIMIT
+        stuck = await scrape(port)
+        assert stuck[("schotten_outbox_retrying", ())] >= 1
         assert stuck[("schotten_outbox_oldest_seconds", ())] > LAG_LIMIT
         assert failures(stuck) > 0
         outage.remove()
+
+
+async def test_invalid_requests_are_counted_by_status_and_route(world, unused_tcp_port):
+    emu, guild, alice, bob, _, db = world
+    port = unused_tcp_port
+    bob.dms_open = alice.dms_open = False  # the first hand by DM is answered 403 (50007)
+    async with running_bot(emu, db, ManualClock(), metrics_port=port) as bot:
+        before = await scrape(port)
+        info = await start_game(bot, emu, guild, alice, bob)
+        await wait_for_announcements(bot, info.id)
+        after = await scrape(port)
+        route = {"status": "403", "route": "POST /channels/{id}/messages"}
+        assert delta(after, before, "schotten_invalid_requests_total", **route) >= 1
+        refused = [r for r in emu.invalid_requests if r.status == 403]
+        assert refused and all(r.route == "POST /channels/{channel_id}/messages" for r in refused)
+
+
+def test_invalid_requests_warn_once_past_1_percent_of_discords_limit(caplog):
+    clock = ManualClock()
+    invalid = metrics.InvalidRequests(clock.now)
+    caplog.set_level(logging.INFO, logger="schotten.bot")
+
+    def warnings() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+    for _ in range(metrics.INVALID_WARN_AT - 1):
+        invalid.answered("POST", "/api/v10/channels/1/messages", 403, None)
+        invalid.answered("GET", "/api/v10/users/@me", 200, None)  # not invalid
+        invalid.answered("POST", "/api/v10/channels/1/messages", 429, "shared")  # not counted
+    assert warnings() == []
+    for _ in range(50):
+        invalid.answered("POST", "/api/v10/channels/1/messages", 403, None)
+        clock.advance(seconds=1)
+    assert len(warnings()) == 1 and "POST /channels/{id}/messages" in warnings()[0]
+    clock.advance(seconds=metrics.INVALID_WINDOW)  # the rate falls back below
+    invalid.answered("DELETE", "/api/v10/channels/1/messages/2", 401, None)
+    assert not invalid.over and len(warnings()) == 1
+    for _ in range(metrics.INVALID_WARN_AT):
+        invalid.answered("DELETE", "/api/v10/channels/1/messages/2", 401, None)
+    assert len(warnings()) == 2

@@ -1,15 +1,28 @@
 """The outbox: what a change must announce is stored in the change's own transaction."""
 
+import asyncio
 import json
 import random
 
+import aiohttp
 import pytest
 
+from bot.clock import ManualClock
 from bot.errors import Refused, StaleMove
-from bot.service import DEFERRED_GRACE, OTHER_RUN_GRACE, RETRY_LIMIT
+from bot.sandbox import running_bot
+from bot.service import (
+    DEFERRED_GRACE,
+    OTHER_RUN_GRACE,
+    RETRY_AFTER_LIMIT,
+    RETRY_LIMIT,
+    RETRY_MAX_DELAY,
+)
+from discord_loopback import Emulator
 from engine.api import load_match
 
 from .conftest import ALICE, BOB, GUILD
+from .test_e2e import start_game
+from .test_refusals import pending_board, players_of, statuses
 from .test_service import play_random, start
 
 
@@ -115,11 +128,11 @@ async def test_a_claimed_announcement_is_not_taken_twice_until_its_lease_ends(se
         assert await service.claim_announcement(row["id"])
 
 
-async def test_retries_back_off_then_give_up(service, clock):
+async def test_a_passing_failure_backs_off_to_a_few_minutes_and_never_gives_up(service, clock):
     await start(service)
     row = (await pending(service))[0]
     delays = []
-    for _ in range(1, RETRY_LIMIT):
+    for _ in range(3 * RETRY_LIMIT):  # hours of Discord's trouble
         assert await service.claim_announcement(row["id"])
         await service.retry_announcement(row["id"], "503 Service Unavailable")
         assert row["id"] not in [r["id"] for r in await service.pending_announcements()]
@@ -128,9 +141,28 @@ async def test_retries_back_off_then_give_up(service, clock):
         delays.append(again["next_try"] - clock.now())
         clock.advance(seconds=delays[-1])
         assert row["id"] in [r["id"] for r in await service.pending_announcements()]
-    assert delays == sorted(delays) and delays[0] == 5 and delays[-1] == 600
+    assert delays == sorted(delays) and delays[0] == 5 and delays[-1] == RETRY_MAX_DELAY
+    assert sum(delays) > 2 * 3600
+    vitals = await service.vitals()
+    assert vitals.retrying >= 1 and vitals.retrying_seconds >= sum(delays)
+    # A 429's own wait is kept, up to an hour.
     assert await service.claim_announcement(row["id"])
-    await service.retry_announcement(row["id"], "503 Service Unavailable")
+    await service.retry_announcement(row["id"], "429 banned", 7200.0)
+    again = await service.store.announcement(row["id"])
+    assert again["next_try"] - clock.now() == RETRY_AFTER_LIMIT
+    clock.advance(seconds=RETRY_AFTER_LIMIT)
+    assert await service.claim_announcement(row["id"])
+    assert await service.announced(row["id"])
+    assert (await service.vitals()).retrying == 0
+
+
+async def test_a_failure_that_does_not_pass_gives_up(service, clock):
+    await start(service)
+    row = (await pending(service))[0]
+    for _ in range(RETRY_LIMIT):
+        assert await service.claim_announcement(row["id"])
+        await service.retry_announcement(row["id"], "KeyError: 'x'", passing=False)
+        clock.advance(seconds=RETRY_MAX_DELAY)
     assert (await service.store.announcement(row["id"]))["status"] == "dead"
 
 
@@ -249,3 +281,123 @@ async def test_a_running_games_record_hides_the_seed_and_private_cards(service, 
     text = await service.export(info.id)
     assert f"Seed: {info.seed}" in text
     assert all(move in text for _, move in private)
+
+
+# Through the emulator: Discord's trouble, a ban and DMs opened too fast pass -----------------
+
+BOARD_POSTS = r"^/channels/\d+/messages(/\d+)?$"
+
+
+def boards_posted(thread, info) -> list:
+    name = f"board-{info.id}-{info.version}.png"
+    return [m for m in thread.public_history() if any(a.filename == name for a in m.attachments)]
+
+
+async def retry_until(bot, clock, info, *, seconds: float):
+    """Discord keeps failing the board: the relay tries again at each due time (never more
+    than a few minutes apart) for `seconds` of the clock; the board stays owed."""
+    elapsed = 0.0
+    while elapsed < seconds:
+        row = await pending_board(bot, info.id)
+        assert row is not None, "the board was given up"
+        wait = row["next_try"] - clock.now()
+        assert 0 < wait <= RETRY_AFTER_LIMIT
+        clock.advance(seconds=wait)
+        elapsed += wait
+        await bot.front.relay.deliver(info.id)
+    return await pending_board(bot, info.id)
+
+
+async def test_an_outage_longer_than_50_minutes_is_delivered_once_discord_is_back(world):
+    emu, guild, alice, bob, _, db = world
+    clock = ManualClock()
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, bob)
+        # Two hours of 503s on every post and edit (the old outbox gave up after about 50
+        # minutes): the move's board waits, backing off to RETRY_MAX_DELAY.
+        outage = emu.refuse(503, 0, "Service Unavailable", path=BOARD_POSTS, when=lambda b: True)
+        await players[info.deciding_user].move_by_clicks(thread, info.id, info.version)
+        info = await bot.service.match(info.id)
+        row = await retry_until(bot, clock, info, seconds=2 * 3600)
+        assert row is not None and "503" in row["error"]
+        assert row["next_try"] - clock.now() <= RETRY_MAX_DELAY
+        vitals = await bot.service.vitals()
+        assert vitals.retrying >= 1 and vitals.retrying_seconds >= 2 * 3600
+        assert boards_posted(thread, info) == []
+        outage.remove()
+        clock.advance(seconds=RETRY_MAX_DELAY)
+        await bot.front.relay.deliver(info.id)
+        assert await pending_board(bot, info.id) is None
+        assert len(boards_posted(thread, info)) == 1
+        assert [s for _, s, _ in await statuses(bot, info.id)] == ["sent"] * (info.version + 1)
+
+
+async def test_a_ban_is_waited_out(bot_database):
+    clock = ManualClock()
+    # A ban as Discord's Cloudflare gives it, after 3 invalid requests from this address.
+    async with Emulator(clock=clock.now, invalid_request_limit=3, ban_seconds=2 * 3600) as emu:
+        async with emu.point_discord():
+            guild = emu.create_guild("Test Server")
+            alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
+            async with running_bot(emu, bot_database, clock) as bot:
+                info = await start_game(bot, emu, guild, alice, bob)
+                thread = emu.world.channel(info.channel_id)
+                players = players_of(alice, bob)
+                once = emu.refuse(503, 0, "Service Unavailable", path=BOARD_POSTS, times=1)
+                await players[info.deciding_user].move_by_clicks(thread, info.id, info.version)
+                info = await bot.service.match(info.id)
+                assert await pending_board(bot, info.id) is not None and once.hits
+                # Another program on the bot's address sends a bad token three times.
+                async with aiohttp.ClientSession() as http:
+                    for _ in range(3):
+                        bad = {"Authorization": "Bot wrong"}
+                        async with http.get(f"{emu.api_base}/users/@me", headers=bad) as r:
+                            assert r.status == 401
+                row = await retry_until(bot, clock, info, seconds=3600)
+                assert row is not None and "429" in row["error"]  # the ban's refusal
+                assert boards_posted(thread, info) == []
+                clock.advance(seconds=3600 + RETRY_MAX_DELAY)  # the ban is over
+                await bot.front.relay.deliver(info.id)
+                assert await pending_board(bot, info.id) is None
+                assert len(boards_posted(thread, info)) == 1
+        assert emu.max_invalid_requests() == 3  # the ban's refusals are not counted again
+
+
+async def test_dms_opened_too_fast_are_retried_not_set_aside(world):
+    emu, guild, alice, bob, _, db = world
+    clock = ManualClock()
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, bob)
+        # Discord's 40003 (behaviour dm_open_limit) when the bot opens the other player's DM
+        # for their first hand: the hand waits and goes out later, it is not set aside.
+        too_fast = emu.refuse(
+            403,
+            40003,
+            "You are opening direct messages too fast",
+            method="POST",
+            path=r"^/users/@me/channels$",
+            times=1,
+        )
+        await players[info.deciding_user].move_by_clicks(thread, info.id, info.version)
+        info = await bot.service.match(info.id)
+        hand = None
+        for _ in range(500):
+            hand = await bot.service.store._one(
+                "SELECT * FROM outbox WHERE match_id = ? AND kind = 'hand' AND version = ?",
+                (info.id, info.version),
+            )
+            if hand is not None and hand["error"]:
+                break
+            await asyncio.sleep(0.02)
+        assert too_fast.hits and hand is not None
+        assert hand["status"] == "pending" and "40003" in hand["error"]
+        clock.advance(seconds=hand["next_try"] - clock.now())
+        await bot.front.relay.deliver(info.id)
+        hand = await bot.service.store.announcement(hand["id"])
+        assert hand["status"] == "sent"
+        sent = emu.message(int(hand["message_id"]))
+        assert [a.filename for a in sent.attachments] == [f"hand-{info.id}-{info.version}.png"]
