@@ -51,6 +51,11 @@ from lang import (
 from render.standings import points_text
 
 log = logging.getLogger("schotten.bot")
+# Discord allows only a few edits of messages older than an hour in a channel every few
+# seconds (30046; its budget is undocumented) and sign-ups come in bursts: a sign-up post
+# older than this is posted afresh at the next change rather than edited (a margin short of
+# the hour, so that no edit lands just past it).
+SIGN_UP_EDITABLE = 3300.0
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMATS.items()]
 RESULT_SIGNS = {"W": "+", "L": "−", "D": "="}
@@ -433,6 +438,10 @@ class TournamentDesk:
         self.tournaments = front.tournaments
         self._lock = asyncio.Lock()  # one tournament step at a time in this process
         self._background: set[asyncio.Task[None]] = set()
+        # When this process posted a sign-up message afresh (by message id, on the clock);
+        # one it did not post here is dated from its tournament's creation, an upper bound.
+        self._posted: dict[int, float] = {}
+        self._refreshing = asyncio.Lock()  # one sign-up post per tournament, not one per join
 
     async def create(
         self,
@@ -497,19 +506,34 @@ class TournamentDesk:
         await self.refresh(t)
 
     async def refresh(self, t: TournamentInfo) -> None:
-        """Keep the announcement current: its players, and its Join button while open."""
+        """Keep the announcement current: its players, and its Join button while open. A
+        post older than SIGN_UP_EDITABLE is posted afresh (the old one deleted) rather than
+        edited, so that a burst of joins meets no 30046 and no join goes unshown."""
         if t.message_id is None:
             return
         channel = await self.front.channel(t.channel_id)
-        if isinstance(channel, discord.TextChannel | discord.Thread):
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        async with self._refreshing:
+            t = await self.tournaments.get(t.id)  # as it is now: another join may have posted
+            if t.message_id is None:
+                return
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 text = announcement(t)
                 view = _join_view(t)
-            await quietly(
-                channel.get_partial_message(t.message_id).edit(
-                    content=text, view=view, allowed_mentions=QUIET
-                )
-            )
+            old = channel.get_partial_message(t.message_id)
+            posted = self._posted.get(t.message_id, t.created_at)
+            if self.tournaments.clock.now() - posted < SIGN_UP_EDITABLE:
+                await quietly(old.edit(content=text, view=view, allowed_mentions=QUIET))
+                return
+            try:
+                fresh = await channel.send(text, view=view, allowed_mentions=QUIET)
+            except discord.HTTPException as e:  # the join is kept; the next change shows it
+                log.warning("tournament %s: sign-up post not renewed: %s", t.id, e)
+                return
+            self._posted[fresh.id] = self.tournaments.clock.now()
+            await self.tournaments.set_message(t.id, fresh.id)
+            await quietly(old.delete())
 
     async def _present(self, guild_id: int, user_id: int) -> bool:
         guild = self.front.client.get_guild(guild_id)

@@ -134,3 +134,63 @@ async def test_a_full_server_plays_the_new_game_in_the_channel(place: Place) -> 
         after = await play_by_dm(bot, emu, players, info.id, general, 2)
         assert after.version >= 2
         assert all(status == "sent" for _, status, _ in await statuses(bot, info.id))
+
+
+def sign_up_posts(emu: Emulator, channel: Any) -> list[Any]:
+    """The channel's messages that carry a Join button (deleted ones are gone)."""
+    return [
+        m for m in channel.public_history() if any(b.get("label") == "Join" for b in m.buttons())
+    ]
+
+
+def the_post(emu: Emulator, channel: Any) -> Any:
+    posts = sign_up_posts(emu, channel)
+    return posts[-1] if len(posts) == 1 else None
+
+
+async def the_sign_up_post(emu: Emulator, channel: Any) -> Any:
+    """The one sign-up post, once a renewal in flight has deleted the old one."""
+    return await emu.bus.notifier.wait_until(
+        lambda: the_post(emu, channel), 10, lambda: "not one sign-up post"
+    )
+
+
+async def test_joins_to_an_old_sign_up_post_are_kept_without_30046(place: Place) -> None:
+    emu, guild, alice, bob, db, clock = place
+    boss = guild.add_member("Manon", manage_guild=True)
+    names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus"]
+    members = [guild.add_member(n) for n in names]
+    channel = guild.default_channel
+    async with running_bot(emu, db, clock) as bot:
+        handle = await boss.slash(
+            ("schotten-admin", "tournament", "create"),
+            where=channel,
+            name="Friday Swiss",
+            game="classic",
+            rounds=3,
+            round_hours=24,
+        )
+        notice = await handle.reply(timeout=10)
+        first = await (await alice.click(notice, label="Join")).reply()
+        assert "You joined" in first.content
+        await emu.bus.notifier.wait_until(  # a young post is edited
+            lambda: "Alice" in notice.content, 10, lambda: "the sign-up post was not edited"
+        )
+        clock.advance(hours=2)  # the sign-up post is now older than an hour
+        for member in members:
+            post = await the_sign_up_post(emu, channel)
+            joined = await (await member.click(post, label="Join")).reply()
+            assert "You joined" in joined.content
+        (t,) = await bot.front.tournaments.live(guild.id)
+        assert len(t.entrants) == len(names) + 1  # no join lost
+        # One sign-up post, posted afresh once, showing everyone; Discord said no 30046.
+        await emu.bus.notifier.wait_until(
+            lambda: names[-1] in getattr(the_post(emu, channel), "content", ""),
+            10,
+            lambda: "the sign-up post does not show the last join",
+        )
+        post = the_post(emu, channel)
+        assert all(n in post.content for n in [*names, "Alice"]), post.content
+        assert answered(emu, 429) == []
+        assert post is not notice and notice.deleted
+        assert bob.id not in [e.user_id for e in t.entrants]
