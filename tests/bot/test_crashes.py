@@ -5,6 +5,7 @@ happened, every stored move's board is posted exactly once and the player to dec
 their hand: nothing a crash interrupts is lost, and nothing is announced twice."""
 
 import asyncio
+import re
 import signal
 from contextlib import asynccontextmanager
 
@@ -19,10 +20,10 @@ from tests.bot import announced
 
 
 class Harness:
-    def __init__(self, emu: Emulator, tmp) -> None:
+    def __init__(self, emu: Emulator, tmp, db=None) -> None:
         self.emu = emu
         self.tmp = tmp
-        self.db = tmp / "bot.sqlite3"
+        self.db = db if db is not None else tmp / "bot.sqlite3"
         self.runs = 0
         self.children: list[BotProcess] = []
 
@@ -75,13 +76,13 @@ async def move(emu, db, channel, members, match_id):
     return info.version, handle
 
 
-@pytest.fixture
-async def harness(tmp_path):
+@asynccontextmanager
+async def harnessed(tmp_path, db=None):
     async with Emulator() as emu:
         guild = emu.create_guild("Crash Server")
         alice = guild.add_member("Alice")
         bob = guild.add_member("Bob")
-        h = Harness(emu, tmp_path)
+        h = Harness(emu, tmp_path, db)
         # A siege stored while no bot ran: its start is announced by the first bot to start.
         # In Schotten Totten 2 the Attacker makes several decisions in one turn, so moves
         # that leave the decision with the mover (whose reply shows their hand) are covered.
@@ -107,6 +108,18 @@ async def harness(tmp_path):
             for child in h.children:
                 child.kill()
                 await child.exit_code()
+
+
+@pytest.fixture
+async def harness(tmp_path):
+    async with harnessed(tmp_path) as h:
+        yield h
+
+
+@pytest.fixture
+async def harness_on_each_store(tmp_path, database):
+    async with harnessed(tmp_path, database) as h:
+        yield h
 
 
 async def crash_and_recover(h, *, crash_at=None, kill_after=None, stop_after=None):
@@ -168,3 +181,37 @@ async def test_sigterm_finishes_what_is_under_way(harness):
     h = harness
     for ms in (0, 10, 50):
         await crash_and_recover(h, stop_after=ms)
+
+
+def refusal_notices(emu, members):
+    """The notices of a refused board each member got by DM (their nonce: `{row}r{seat}`)."""
+    notices = {member.id: [] for member in members.values()}
+    for message in emu.world.messages.values():
+        recipient = message.channel.recipient
+        nonce = str(message.nonce or "")
+        if recipient is not None and recipient.id in notices and re.fullmatch(r"\d+r[01]", nonce):
+            notices[recipient.id].append(message)
+    return notices
+
+
+@pytest.mark.parametrize("crash_at", ["set-aside-before-notice", "set-aside-after-notice"])
+async def test_a_refused_boards_notice_survives_a_crash(harness_on_each_store, crash_at):
+    h = harness_on_each_store
+    # Discord refuses the game's boards for good from now on (Missing Access): the board is
+    # set aside and both players are told by DM, and the bot is killed at that instant.
+    channel_posts = rf"^/channels/{h.channel.id}/messages$"
+    h.emu.refuse(403, 50001, "Missing Access", method="POST", path=channel_posts)
+    child = await h.start(crash_at)
+    await move(h.emu, h.db, h.channel, h.members, h.match_id)
+    assert await child.exit_code() == -signal.SIGKILL, child.log.read_text()
+    after = await h.start()
+    after.terminate()
+    assert await after.exit_code() == 0, after.log.read_text()
+    notices = refusal_notices(h.emu, h.members)
+    assert {user: len(told) for user, told in notices.items()} == dict.fromkeys(notices, 1)
+    async with reader(h.db) as service:
+        rows = await service.store._all(
+            "SELECT status FROM outbox WHERE match_id = ? AND kind = 'board' ORDER BY id DESC",
+            (h.match_id,),
+        )
+    assert rows[0]["status"] == "dead"  # set aside once told
