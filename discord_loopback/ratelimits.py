@@ -39,14 +39,12 @@ API_PREFIX = "/api/v10"
 MESSAGE_POSTS = (5, 5.0)  # POST /channels/{channel_id}/messages: 5 per 5 s per channel
 MESSAGE_EDITS = (5, 5.0)  # PATCH/DELETE a channel's message: 5 per 5 s per channel
 REACTIONS = (1, 0.25)  # a reaction added: 1 per quarter second per channel
-DM_CHANNEL_OPENS = (10, 10.0)  # POST /users/@me/channels: the route's own bucket
 DEFAULT_BUCKET = (10, 1.0)  # any other route: 10 a second per route and resource
 ROUTE_BUCKETS: dict[str, tuple[int, float]] = {
     "POST /channels/{channel_id}/messages": MESSAGE_POSTS,
     "PATCH /channels/{channel_id}/messages/{id}": MESSAGE_EDITS,
     "DELETE /channels/{channel_id}/messages/{id}": MESSAGE_EDITS,
     "PUT /channels/{channel_id}/messages/{id}/reactions/{emoji}/@me": REACTIONS,
-    "POST /users/@me/channels": DM_CHANNEL_OPENS,
 }
 GLOBAL_LIMIT = 50  # requests a second per bot token (topics/rate-limits, Global Rate Limit)
 GLOBAL_PERIOD = 1.0
