@@ -165,13 +165,15 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
         try:
             made = await asyncio.to_thread(_replay, game, limit, language)
         except ValueError as e:  # cannot fit the upload limit even scaled down
-            raise Refused(
-                say(
-                    "The replay of game #{game_id} is too large to upload here: {reason}",
-                    game_id=game_id,
-                    reason=str(e),
-                )
-            ) from e
+            refusal = say(
+                "The replay of game #{game_id} is too large to upload here: {reason}",
+                game_id=game_id,
+                reason=str(e),
+            )
+            if not token.young():  # too late to answer through the token: privately by DM
+                await send_by_dm(interaction, content=localise(refusal))
+                return
+            raise Refused(refusal) from e
     values = {
         "count": len(game.log),
         "frames": made.frames,

@@ -347,7 +347,8 @@ async def test_an_analysis_queued_past_the_token_still_reaches_its_player(tmp_pa
     """Behaviour `token_expiry`: an analysis that waited behind another heavy job for more than
     the 15 minutes of its interaction's token sends nothing through that token (every such
     request would be 401/50027): a public one is posted in the channel by the bot, a private
-    one comes by DM, and so do the hands of the player who asked."""
+    one comes by DM, and so do the hands of the player who asked; a replay queued as long is
+    posted by the bot."""
     clock = ManualClock()
     async with Emulator(clock=clock.now) as emu, emu.point_discord():
         here, closed = emu.create_guild("Test Server"), emu.create_guild("Players only")
@@ -376,6 +377,9 @@ async def test_an_analysis_queued_past_the_token_still_reaches_its_player(tmp_pa
                 await erin.slash(
                     ("schotten", "analyse"), where=closed.default_channel, game_id=private.id
                 ),
+                await bob.slash(
+                    ("schotten", "replay"), where=here.default_channel, game_id=public.id
+                ),
             ]
             for handle in asked:
                 await handle.ack(timeout=10)
@@ -400,6 +404,19 @@ async def test_an_analysis_queued_past_the_token_still_reaches_its_player(tmp_pa
                 lambda m: m.channel is erin.dm_channel and "Erin's hand before" in m.content,
                 timeout=30,
             )
+            # Bob's replay, queued as long, is posted by the bot: the picture and its steps.
+            gif = await emu.wait_for_message(
+                lambda m: any(
+                    a.filename == f"schotten-{public.id}-replay.gif" for a in m.attachments
+                ),
+                timeout=60,
+            )
+            assert gif.channel is here.default_channel and gif.interaction is None
+            step = await emu.wait_for_message(
+                lambda m: m.channel is here.default_channel and "Move 0 of" in m.content,
+                timeout=30,
+            )
+            assert step.buttons()
             assert await bot.front.wait_idle(30)
             # Nothing was sent through the dead tokens, and both were acknowledged in time.
             refused = [r for r in emu.requests if r.status == 401]
