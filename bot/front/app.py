@@ -42,7 +42,7 @@ from bot.front.controls import (
 from bot.front.games import with_my_games
 from bot.front.one_at_a_time import OneAtATime
 from bot.front.pictures import Painter
-from bot.front.relay import Relay, plainest
+from bot.front.relay import Relay, locked_to, plainest
 from bot.front.replies import MISSING, PING, QUIET, acknowledge, member_of, quietly, report, say
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentDesk
@@ -520,10 +520,15 @@ class Front:
         )
 
     async def _lost_games(self, guild_id: int, user_id: int) -> list[MatchInfo]:
-        """The member's running games in this server whose channel is gone."""
+        """The member's running games in this server whose channel is gone, or is a
+        thread a moderator locked (the bot may not post there)."""
         lost = []
         for info in await self.service.active_matches_of(guild_id, user_id):
-            if self.client.get_channel(info.channel_id) is not None:
+            known = self.client.get_channel(info.channel_id)
+            if isinstance(known, discord.Thread) and locked_to(known, known.guild.me):
+                lost.append(info)
+                continue
+            if known is not None:
                 continue
             try:
                 await self.client.fetch_channel(info.channel_id)

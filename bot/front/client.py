@@ -255,6 +255,12 @@ class SchottenBot(discord.AutoShardedClient):
                 after.id, itself=p.send_messages, threads=p.send_messages_in_threads
             )
 
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A moderator unlocked a thread: posting there is no longer refused (a lock is
+        remembered as a refusal, bot/refusals.py)."""
+        if self.service is not None and before.locked and not after.locked:
+            await self.service.refusals.reopened(after.id, itself=True, threads=False)
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self._in_server(guild)
 

@@ -52,7 +52,7 @@ from bot.front.controls import RematchButton, ShowHandButton
 from bot.front.ports import RelayFront
 from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
-from bot.refusals import CHANNEL, CHANNEL_CODES, DMS, UNKNOWN_CHANNEL
+from bot.refusals import CHANNEL, CHANNEL_CODES, DMS, THREAD_LOCKED, UNKNOWN_CHANNEL
 from bot.store import DMS_CLOSED, Notifications, Row
 from lang import speaking
 
@@ -61,8 +61,8 @@ log = logging.getLogger("schotten.bot")
 UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
-DMS_TOO_FAST = 40003  # opening DMs too fast: it passes
 ARCHIVED_THREAD = 50083  # "Thread is archived": no edit there, a post unarchives it
+DMS_TOO_FAST = 40003  # opening DMs too fast: it passes
 
 
 class _Archived(Exception):
@@ -449,6 +449,9 @@ class Relay:
         if not allowed:
             await self._note_channel(channel_id, MISSING_PERMISSIONS)
             raise ChannelClosed(channel_id, MISSING_PERMISSIONS)
+        if locked_to(channel, me):  # known from THREAD_UPDATE: not asked to be refused
+            await self._note_channel(channel_id, THREAD_LOCKED)
+            raise ChannelClosed(channel_id, THREAD_LOCKED)
 
     async def _note_channel(self, channel_id: int, code: int) -> None:
         """Remember that posting in a channel is refused (with a thread's channel, whose
@@ -547,6 +550,17 @@ def _may_post(permissions: discord.Permissions, channel: object) -> bool:
     if isinstance(channel, discord.Thread):
         return permissions.view_channel and permissions.send_messages_in_threads
     return permissions.view_channel and permissions.send_messages
+
+
+def locked_to(channel: object, me: discord.Member | None) -> bool:
+    """A locked thread, where only Manage Threads may post (topics/threads, "Locked
+    Threads"), which the invite does not give the bot."""
+    if not isinstance(channel, discord.Thread) or not channel.locked or me is None:
+        return False
+    try:
+        return not channel.permissions_for(me).manage_threads
+    except discord.ClientException:  # its parent is not cached: locked is enough
+        return True
 
 
 def _posted_in(error: discord.HTTPException) -> int | None:

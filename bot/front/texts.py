@@ -323,6 +323,7 @@ def moved_here(info: MatchInfo) -> str:
 # Discord's codes for a channel that is gone or out of the bot's sight.
 CHANNEL_GONE = (10003, 50001)
 MISSING_PERMISSIONS = 50013
+THREAD_LOCKED = 160005  # a moderator locked the game's thread
 
 
 def board_refused(info: MatchInfo, code: int) -> str:
@@ -335,6 +336,13 @@ def board_refused(info: MatchInfo, code: int) -> str:
             " it), so the board of game #{id} cannot be posted there. The game goes on: your"
             " hand and its buttons come here, and {board} in any channel of the"
             " server moves the game there."
+        )
+    elif code == THREAD_LOCKED:
+        # TRANSLATORS: sent by DM; <#{channel}> is the game's thread.
+        text = _(
+            "A moderator locked <#{channel}>, so I can no longer post the board of game #{id}"
+            " there. The game goes on: your hand and its buttons come here, and {board} in"
+            " another channel of the server moves the game there."
         )
     elif code == MISSING_PERMISSIONS:
         text = _(

@@ -194,3 +194,41 @@ async def test_joins_to_an_old_sign_up_post_are_kept_without_30046(place: Place)
         assert answered(emu, 429) == []
         assert post is not notice and notice.deleted
         assert bob.id not in [e.user_id for e in t.entrants]
+
+
+async def test_a_locked_thread_goes_on_by_dm_and_the_board_command_moves_the_game(
+    place: Place, caplog: pytest.LogCaptureFixture
+) -> None:
+    emu, guild, alice, bob, db, clock = place
+    caplog.set_level(logging.INFO, logger="schotten.bot")
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, bob)
+        info = await play_by_dm(bot, emu, players, info.id, thread, 2)
+        emu.world.lock_thread(thread)  # a moderator locks the game's thread
+        before = info.version
+        info = await play_by_dm(bot, emu, players, info.id, thread, 4)
+        assert info.version >= before + 4  # the game went on, by DM
+        rows = [r for r in await statuses(bot, info.id) if r[0] > before]
+        assert rows and all(s == "dead" and "160005" in e for _, s, e in rows), rows
+        # Nothing asked blindly: the bot knew of the lock (THREAD_UPDATE), so no post there
+        # was refused, and each player was told once, by DM.
+        assert [r for r in answered(emu, 403) if str(thread.id) in r] == []
+        for member in (alice, bob):
+            told = [m for m in member.dms if "locked" in m.content]
+            assert len(told) == 1, [m.content for m in member.dms]
+        mover = alice if info.deciding_user == alice.id else bob
+        assert f":{info.id}:{info.version}" in str(mover.last_dm.all_components())
+        # /schotten board in another channel brings the game there, where it goes on.
+        general = guild.default_channel
+        handle = await alice.slash(("schotten", "board"), where=general)
+        assert "goes on here" in (await handle.reply()).content
+        reply = await handle.attachment_message()
+        assert reply.attachments[0].filename == f"board-{info.id}-{info.version}.png"
+        assert (await bot.service.match(info.id)).channel_id == general.id
+        moved = info.version
+        while not [r for r in await statuses(bot, info.id) if r[0] > moved]:
+            info = await play_by_dm(bot, emu, players, info.id, general, 1)
+        assert (await statuses(bot, info.id))[-1][1] == "sent"
+        assert board_posts(general)[-1].attachments[0].filename.startswith(f"board-{info.id}-")
