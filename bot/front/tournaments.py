@@ -31,6 +31,7 @@ from bot.front.replies import (
     member_of,
     quietly,
 )
+from bot.refusals import CHANNEL, CHANNEL_CODES
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Pairing, TournamentInfo
 from bot.wording import JOIN_BUTTON
@@ -580,12 +581,14 @@ class TournamentDesk:
                             ),
                             game_id=match_id,
                         )
-                    await _send(channel, text)
+                    await self._post(channel, text)
             for t, g in await self.tournaments.to_start():
                 await self._open_game(t, g)
             await self._announce()
 
     async def _open_game(self, t: TournamentInfo, g: Pairing) -> None:
+        if await self._closed(t.channel_id):
+            return  # refused there before: not asked again until it may (bot/refusals.py)
         channel = await self.front.channel(t.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %s: its channel %s is gone", t.id, t.channel_id)
@@ -606,6 +609,7 @@ class TournamentDesk:
             )
         except discord.HTTPException as e:
             log.warning("tournament %s: no thread for its game: %s", t.id, e)
+            await self._note_refused(channel, e)
             return
         try:
             info = await self.tournaments.start_game(g, thread.id)
@@ -629,7 +633,7 @@ class TournamentDesk:
                 second=g.second_id,
                 deadline=int(t.round_deadline or 0),
             )
-        await _send(
+        await self._post(
             thread, text, allowed_mentions=await mentions_for(self.front.service, info.players)
         )
         try:
@@ -637,14 +641,40 @@ class TournamentDesk:
         except Exception:  # stored with the game; the relay retries
             log.exception("announcing tournament game %s", info.id)
 
+    async def _closed(self, channel_id: int) -> bool:
+        """Posting there was refused before (bot/refusals.py): not asked again until it may."""
+        return await self.front.service.refusals.channel_closed(channel_id) is not None
+
+    async def _post(self, channel: Any, content: str, **kwargs: Any) -> bool:
+        """Post an announcement; False if Discord refused it (tried again at a later tick),
+        or if posting there was refused before (then not asked: bot/refusals.py)."""
+        if await self._closed(channel.id):
+            return False
+        kwargs.setdefault("allowed_mentions", QUIET)
+        try:
+            await channel.send(content, **kwargs)
+        except discord.HTTPException as e:
+            log.warning("tournament announcement failed: %s", e)
+            await self._note_refused(channel, e)
+            return False
+        return True
+
+    async def _note_refused(self, channel: Any, error: discord.HTTPException) -> None:
+        """Remember a channel where Discord refused a post or a thread for good."""
+        if error.code in CHANNEL_CODES:
+            parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+            await self.front.service.refusals.note(
+                CHANNEL, channel.id, error.code, parent_id=parent
+            )
+
     async def pairing_lines(self, t: TournamentInfo, r: int, *, ping: bool) -> list[str]:
         return [pairing_line(t, g, ping=ping) for g in await self.tournaments.pairings(t.id, r)]
 
     async def _announce(self) -> None:
         for t in await self.tournaments.unannounced():
             channel = await self.front.channel(t.channel_id)
-            if channel is None:
-                continue
+            if channel is None or await self._closed(t.channel_id):
+                continue  # gone, or refused there before: announced once it may post there
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 if t.status == "running":
                     lines = await self.pairing_lines(t, t.round, ping=True)
@@ -662,7 +692,7 @@ class TournamentDesk:
                     text = "\n".join([head, *lines])
                     players = [e.user_id for e in t.entrants]
                     mentions = await mentions_for(self.front.service, players)
-                    sent = await _send(channel, text[:2000], allowed_mentions=mentions)
+                    sent = await self._post(channel, text[:2000], allowed_mentions=mentions)
                     upto = t.round
                 else:
                     table = await self.tournaments.standings(t)
@@ -674,7 +704,7 @@ class TournamentDesk:
                         name=t.name,
                         winners=_winners(winners),
                     )
-                    sent = await _send(channel, f"{head}\n{content}", file=file)
+                    sent = await self._post(channel, f"{head}\n{content}", file=file)
                     upto = t.rounds + 1
             if sent:
                 await self.tournaments.mark_announced(t.id, upto)
@@ -812,14 +842,3 @@ def _join_view(t: TournamentInfo) -> discord.ui.View:
     if t.status == "open":
         view.add_item(JoinTournamentButton(t.id))
     return view
-
-
-async def _send(channel: Any, content: str, **kwargs: Any) -> bool:
-    """Post an announcement; False if Discord refused it (it is tried again next tick)."""
-    kwargs.setdefault("allowed_mentions", QUIET)
-    try:
-        await channel.send(content, **kwargs)
-    except discord.HTTPException as e:
-        log.warning("tournament announcement failed: %s", e)
-        return False
-    return True

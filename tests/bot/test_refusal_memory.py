@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.clock import ManualClock
 from bot.refusals import CHANNEL, DMS
 from bot.sandbox import running_bot
 from discord_loopback import permissions as perms
@@ -158,3 +159,46 @@ async def test_the_refusals_are_kept_in_the_database(service, clock):
     # Threads lifts the thread's refusal.
     assert await refusals.seen(7, 60, may_post_in_threads=True) == [DMS, CHANNEL]
     assert not await refusals.dms_closed(7) and await refusals.channel_closed(70) is None
+
+
+async def test_a_tournament_asks_once_where_it_was_refused(world):
+    emu, guild, *_, db = world
+    clock = ManualClock()
+    boss = guild.add_member("Manon", manage_guild=True)
+    entrants = [guild.add_member(n) for n in ("Dana", "Eli", "Fay", "Gus")]
+    channel = guild.default_channel
+    async with running_bot(emu, db, clock) as bot:
+        notice = await (
+            await boss.slash(
+                ("schotten-admin", "tournament", "create"),
+                where=channel,
+                name="Refused Cup",
+                game="classic",
+                rounds=2,
+                round_hours=24,
+            )
+        ).reply(timeout=10)
+        for m in entrants:
+            await (await m.click(notice, label="Join")).reply()
+        # Discord refuses the channel's threads and posts (a role the bot cannot see).
+        where = rf"^/channels/{channel.id}/(messages|threads)$"
+        fault = emu.refuse(403, 50013, "Missing Permissions", method="POST", path=where)
+        await (await boss.slash(("schotten-admin", "tournament", "start"), where=channel)).reply(
+            timeout=15
+        )
+        (t,) = await bot.front.tournaments.live(guild.id)
+        for _ in range(5):  # the timer loop's tournament step, minute after minute
+            await bot.front.desk.tick()
+        assert len(fault.hits) == 1  # once, not at every tick and for every game
+        assert all(g.match_id is None for g in await bot.front.tournaments.pairings(t.id, 1))
+        # Given back, and a command there shows it: the games open, the round is announced.
+        fault.remove()
+        await (await boss.slash(("schotten", "tournament", "list"), where=channel)).reply()
+        for _ in range(100):
+            if await bot.service.refusals.channel_closed(channel.id) is None:
+                break
+            await asyncio.sleep(0.02)
+        await bot.front.desk.tick()
+        games = await bot.front.tournaments.pairings(t.id, 1)
+        assert games and all(g.match_id is not None for g in games)
+        assert [m for m in channel.public_history() if "round 1 of 2" in m.content]
