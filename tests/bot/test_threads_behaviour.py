@@ -17,6 +17,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.sandbox import board_posts, running_bot, wait_for_announcements, wait_for_game
 from discord_loopback import Emulator, SimGuild, SimMember
+from discord_loopback.models import PRIVATE_THREAD
 
 from .test_e2e import start_game
 from .test_refusals import play_by_dm, players_of, refused_lines, settle, statuses
@@ -232,3 +233,35 @@ async def test_a_locked_thread_goes_on_by_dm_and_the_board_command_moves_the_gam
             info = await play_by_dm(bot, emu, players, info.id, general, 1)
         assert (await statuses(bot, info.id))[-1][1] == "sent"
         assert board_posts(general)[-1].attachments[0].filename.startswith(f"board-{info.id}-")
+
+
+async def test_a_game_in_a_private_thread_goes_on_after_the_bot_is_removed_from_it(
+    place: Place, caplog: pytest.LogCaptureFixture
+) -> None:
+    emu, guild, alice, bob, db, clock = place
+    caplog.set_level(logging.INFO, logger="schotten.bot")
+    general = guild.default_channel
+    secret = emu.world.create_thread(
+        general, name="our table", owner=alice.user, thread_type=PRIVATE_THREAD
+    )
+    for user in (bob.user, emu.bot):  # Alice invites Bob and the bot
+        emu.world.set_thread_member(secret, user, True)
+    async with running_bot(emu, db, clock) as bot:
+        handle = await alice.slash(("schotten", "challenge"), where=secret, opponent=bob)
+        challenge = await handle.reply(timeout=10)
+        await (await bob.click(challenge, label="Accept")).ack(timeout=10)
+        info = await wait_for_game(bot, guild.id, alice.id)
+        assert info.channel_id == secret.id  # played in the private thread, as a member
+        players = players_of(alice, bob)
+        info = await play_by_dm(bot, emu, players, info.id, secret, 2)
+        assert board_posts(secret)
+        emu.world.set_thread_member(secret, emu.bot, False)  # Alice removes the bot
+        before = info.version
+        info = await play_by_dm(bot, emu, players, info.id, secret, 4)
+        assert info.version >= before + 4  # the game went on, by DM
+        rows = [r for r in await statuses(bot, info.id) if r[0] > before]
+        assert rows and all(s == "dead" and "403/50001" in e for _, s, e in rows), rows
+        assert len(refused_lines(caplog)) == 1  # refused once, then not asked again
+        for member in (alice, bob):
+            told = [m for m in member.dms if "cannot reach" in m.content]
+            assert len(told) == 1, [m.content for m in member.dms]
