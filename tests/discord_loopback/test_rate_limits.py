@@ -174,7 +174,10 @@ async def test_opening_direct_messages_too_fast_is_refused_with_40003() -> None:
 
 
 def test_buckets_are_per_route_and_top_level_resource() -> None:
-    assert route_of("POST", "/channels/12/messages") == ("POST /channels/{channel_id}/messages", "12")
+    assert route_of("POST", "/channels/12/messages") == (
+        "POST /channels/{channel_id}/messages",
+        "12",
+    )
     assert route_of("PATCH", "/webhooks/5/tok/messages/@original") == (
         "PATCH /webhooks/{webhook_id}/{token}/messages/@original",
         "5+tok",
