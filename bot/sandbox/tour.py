@@ -33,7 +33,6 @@ from bot.sandbox import (
 )
 from discord_loopback import (
     Emulator,
-    InteractionHandle,
     SimChannel,
     SimGuild,
     SimMember,
@@ -157,20 +156,23 @@ async def _replay(tour: Tour) -> None:
 
 
 async def _analyse(tour: Tour) -> None:
-    handle = await tour.alice.slash(
+    await tour.alice.slash(
         ("schotten", "analyse"), where=tour.channel, options={"game_id": tour.game.id}
     )
-    await _finished_analysis(handle)
+    await _finished_analysis(tour)
 
 
-async def _finished_analysis(handle: InteractionHandle) -> SimMessage:
-    """The analysis once its pictures are there (its progress edits come first)."""
-
-    def done(h: InteractionHandle) -> SimMessage | None:
-        original = h.original
-        return original if original is not None and original.attachments else None
-
-    return await handle.wait_until(done, timeout=SLOW, what="the finished analysis")
+async def _finished_analysis(tour: Tour) -> SimMessage:
+    """The analysis once posted with its pictures: the bot posts a public analysis in the
+    channel itself (its progress is the asker's private reply)."""
+    return await tour.emu.wait_for_message(
+        lambda m: (
+            m.channel is tour.channel
+            and any(a.filename.startswith("chances-") for a in m.attachments)
+        ),
+        timeout=SLOW,
+        what="the finished analysis",
+    )
 
 
 async def _hint(tour: Tour) -> None:
