@@ -1,9 +1,11 @@
 """Run the benchmarks: `python -m benchmarks` for all, or name prefixes to pick some
-(`python -m benchmarks st1`). Each line is `name value unit`."""
+(`python -m benchmarks st1`). Each line is `name value unit`. `--store postgresql` runs the
+week (benchmarks/week.py) on PostgreSQL rather than SQLite."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 SUITES = [
@@ -21,6 +23,7 @@ SUITES = [
     "analysis",
     "tournament",
     "loopback",
+    "week",
 ]
 
 
@@ -34,7 +37,19 @@ def _runs(name: str, word: str) -> bool:
     return bool(owners) and name == max(owners, key=len)
 
 
+def _take_store(argv: list[str]) -> list[str]:
+    """`--store NAME` out of the arguments, into the week's WEEK_STORE."""
+    if "--store" not in argv:
+        return argv
+    at = argv.index("--store")
+    if at + 1 >= len(argv):
+        raise SystemExit("--store needs a name: sqlite or postgresql")
+    os.environ["WEEK_STORE"] = argv[at + 1]
+    return argv[:at] + argv[at + 2 :]
+
+
 def main(argv: list[str]) -> int:
+    argv = _take_store(argv)
     wanted = argv or SUITES
     for name in SUITES:
         if not any(_runs(name, w) for w in wanted):
