@@ -16,6 +16,8 @@ moment the request came in, a minute kept in hand); past that:
 * a private analysis (a server where only the players may analyse) fills the asker's
   private reply while the token is young, and otherwise comes to them by DM: a private
   answer never becomes public. So do the analysed player's hands that follow it;
+* where the interaction's `app_permissions` do not let the bot post in the channel, a
+  public answer goes to the asker instead, as a private one does;
 * progress is shown only while the token is young; never an edit Discord would refuse.
 
 The analysis is acknowledged privately: who may see it is the database's to say, and it is
@@ -42,7 +44,7 @@ from bot.errors import Refused
 from bot.front import sharing
 from bot.front.ports import LookbackFront
 from bot.front.replies import MISSING, QUIET, acknowledge, on_click
-from bot.front.sharing import Answer, ShareButton, answers, send_private
+from bot.front.sharing import Answer, Picture, ShareButton, answers, send_private
 from bot.lookback import Finished
 from bot.notation import in_language
 from bot.records import RatingStep
@@ -208,9 +210,10 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
             step.content, file=step.file, view=view, allowed_mentions=QUIET
         )
         return
-    # Queued past the token's life: the bot posts it itself.
-    await post_in_channel(interaction, content=content, file=gif)
-    await post_in_channel(interaction, content=step.content, file=step.file, view=view)
+    # Queued past the token's life: the bot posts it itself (to the asker, where it may not).
+    send = post_in_channel if may_post(interaction) else send_by_dm
+    await send(interaction, content=content, file=gif)
+    await send(interaction, content=step.content, file=step.file, view=view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -620,9 +623,7 @@ async def _analyse(
         (chart_name, chart_png), costly = await asyncio.to_thread(
             _analysis_pictures, game, seat, found, worst, current()
         )
-    files = [discord.File(io.BytesIO(chart_png), filename=chart_name)] + [
-        discord.File(io.BytesIO(c.board), filename=c.filename) for c in costly
-    ]
+    pictures = [Picture(chart_name, chart_png)] + [Picture(c.filename, c.board) for c in costly]
     chart = discord.Embed(
         title=_("Estimated chance of winning, move by move"),
         description=_(
@@ -653,7 +654,7 @@ async def _analyse(
         asker_language,
         content=f"{top}\n{tail}",
         embeds=embeds,
-        files=files,
+        pictures=pictures,
         view=view if numbers else None,
     )
     if numbers and game.info.players[seat] == interaction.user.id:
@@ -667,6 +668,18 @@ async def _analyse(
                 await send_by_dm(interaction, content=answer.content)
 
 
+def may_post(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's `app_permissions` let the bot post an analysis (words,
+    embeds, pictures) as its own message in the request's channel."""
+    p = interaction.app_permissions
+    sends = (
+        p.send_messages_in_threads
+        if isinstance(interaction.channel, discord.Thread)
+        else (p.send_messages)
+    )
+    return p.view_channel and sends and p.embed_links and p.attach_files
+
+
 async def _deliver(
     token: Token,
     public: bool,
@@ -674,19 +687,19 @@ async def _deliver(
     *,
     content: str,
     embeds: Sequence[discord.Embed] = (),
-    files: Sequence[discord.File] = (),
+    pictures: Sequence[Picture] = (),
     view: discord.ui.View | None = None,
 ) -> None:
     """The analysis to whom may see it (see the module's docstring): a public one posted in
     the channel by the bot, a private one in the asker's reply while its token is young, by
-    DM after."""
+    DM after. Where the bot may not post, a public one goes privately to the asker."""
     interaction = token.interaction
-    if public:
+    if public and may_post(interaction):
         await post_in_channel(
             interaction,
             content=content,
             embeds=list(embeds) or MISSING,
-            files=list(files) or MISSING,
+            files=[p.file() for p in pictures] or MISSING,
             view=view or MISSING,
         )
         if token.young():
@@ -697,12 +710,18 @@ async def _deliver(
         return
     if token.young():
         await interaction.edit_original_response(
-            content=content, embeds=list(embeds), attachments=list(files), view=view
+            content=content,
+            embeds=list(embeds),
+            attachments=[p.file() for p in pictures],
+            view=view,
         )
         return
     # In a DM the hands button could not find its server; the asker's hands follow anyway.
     await send_by_dm(
-        interaction, content=content, embeds=list(embeds) or MISSING, files=list(files) or MISSING
+        interaction,
+        content=content,
+        embeds=list(embeds) or MISSING,
+        files=[p.file() for p in pictures] or MISSING,
     )
 
 
