@@ -10,6 +10,7 @@ from bot import lookback
 from bot.clock import ManualClock
 from bot.sandbox import running_bot, wait_for_game
 from discord_loopback import Emulator
+from discord_loopback import permissions as perms
 from engine.cards import format_cards
 from render.theme import DEFAULT_THEME
 from tests.bot.test_e2e import start_game
@@ -424,3 +425,23 @@ async def test_an_analysis_queued_past_the_token_still_reaches_its_player(tmp_pa
             assert [e for h in asked for e in h.record.errors] == []
             await emu.assert_all_acknowledged()
         assert emu.server_errors == [] and emu.refused_requests == []
+
+
+async def test_an_analysis_where_the_bot_may_not_post_goes_to_the_asker(world):
+    """A public analysis is the bot's own message in the channel: where the interaction's
+    permissions say it could not post one (no Attach Files), the asker gets it privately
+    instead, and nothing is sent that Discord would refuse."""
+    emu, guild, alice, bob, carol, db = world
+    me = guild.members[emu.bot.id]
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        await finish_by_service(bot, info)
+        lobby = guild.create_text_channel("lobby")
+        emu.world.set_permissions(lobby, me, deny=perms.ATTACH_FILES)
+        handle = await carol.slash(("schotten", "analyse"), where=lobby, game_id=info.id)
+        message = await handle.attachment_message(timeout=60)
+        assert message.ephemeral and message.is_visible_to(carol.user)
+        assert f"chances-{info.id}.png" in [a.filename for a in message.attachments]
+        assert not lobby.public_history()
+        assert [r for r in emu.requests if r.status in (401, 403)] == []
+        await emu.assert_all_acknowledged()
