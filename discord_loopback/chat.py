@@ -49,7 +49,8 @@ class ChatPrinter:
         name_of: Callable[[int], str | None] = lambda _: None,
     ) -> None:
         """``commands``: the bot's registered commands, to show command mentions as the
-        reader's client does (``/schotten jouer``); without it they stay as sent."""
+        reader's client does (``/schotten move``, the default names, for every reader:
+        behaviour ``default_command_names``); without it they stay as sent."""
         self._write = write
         self.commands = commands
         self.name_of = name_of

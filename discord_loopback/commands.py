@@ -22,7 +22,12 @@ class CommandRegistry:
         application_id: int,
         guild_ids: Callable[[], Container[int]],
         changed: Callable[[], None],
+        *,
+        localised_mentions: Callable[[], bool] = lambda: False,
     ) -> None:
+        """``localised_mentions``: whether command mentions show in the reader's language
+        (only with the behaviour ``default_command_names`` switched off)."""
+        self.localised_mentions = localised_mentions
         self._ids = ids
         self._application_id = application_id
         self._guild_ids = guild_ids
@@ -94,8 +99,15 @@ class CommandRegistry:
 
     def mention_text(self, mention: str, locale: str) -> str:
         """A command mention, ``</schotten move:ID>``, as a client in ``locale`` shows it:
-        ``/schotten jouer`` (the names in that language where the bot localised them); an id
-        Discord does not know stays as it was written, as the client shows it."""
+        ``/schotten move``, the command's default names, whatever the locale (behaviour
+        ``default_command_names``: discord-api-docs #5518, #7309); without the behaviour,
+        ``/schotten jouer`` (the names in that language where the bot localised them). An
+        id Discord does not know stays as it was written, as the client shows it."""
+        localised = self.localised_mentions()
+
+        def shown(payload: JSON) -> str:
+            return _localised(payload, locale) if localised else str(payload["name"])
+
         found = MENTION.fullmatch(mention)
         command = self.any_command(int(found["id"])) if found else None
         if found is None or command is None:
@@ -103,7 +115,7 @@ class CommandRegistry:
         names = found["names"].split(" ")
         if names[0] != command.name:
             return mention
-        shown = [_localised(command.payload, locale)]
+        names_shown = [shown(command.payload)]
         options = command.payload.get("options") or []
         for name in names[1:]:
             sub = next(
@@ -111,9 +123,9 @@ class CommandRegistry:
             )
             if sub is None:
                 return mention
-            shown.append(_localised(sub, locale))
+            names_shown.append(shown(sub))
             options = sub.get("options") or []
-        return "/" + " ".join(shown)
+        return "/" + " ".join(names_shown)
 
     def find_command(self, guild: SimGuild | None, name: str) -> RegisteredCommand | None:
         """What a user typing ``/name`` there would pick: a guild command, else a global one."""

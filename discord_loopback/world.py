@@ -122,7 +122,11 @@ class World:
         # Every stored file by id, for the CDN route.
         self.attachments: dict[int, SimAttachment] = {}
         self.commands = CommandRegistry(
-            self.ids, self.application_id, lambda: self.guilds, self._emu.bus.changed
+            self.ids,
+            self.application_id,
+            lambda: self.guilds,
+            self._emu.bus.changed,
+            localised_mentions=lambda: not self._emu.plays("default_command_names"),
         )
         # Active threads a server may hold (``max_active_threads``); a test may lower it.
         self.max_active_threads = MAX_ACTIVE_THREADS

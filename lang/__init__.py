@@ -117,8 +117,9 @@ def localise(text: object, language: str | None = None) -> str:
         return "" if text is None else str(text)
     lang = language_of(language) if language is not None else current()
     catalog = translations(lang)
-    if text.context == COMMAND:  # a command named: its mention, or its name as text
-        return name_command(text, catalog.pgettext)
+    if text.context == COMMAND:  # a command named: its mention, or its names as text
+        # A mention shows the default (English) names in every client: for English only.
+        return name_command(text, catalog.pgettext, clickable=lang == DEFAULT)
     if lang == DEFAULT and not any(isinstance(v, Phrase) for v in text.values.values()):
         return str.__str__(text)  # made in English
     values: dict[str, Any] = {
@@ -160,8 +161,9 @@ def fill(template: str, /, **values: Any) -> str:
 
 
 def mention(path: str, /, **options: Any) -> str:
-    """A command named in the current language: its mention once the bot knows its id
-    (`lang.mentions`), `/schotten move` as text until then."""
+    """A command named in the current language: for English, its mention once the bot
+    knows its id (`lang.mentions`), `/schotten move` as text until then; for French or
+    German, its names as their client shows them, as text (`/schotten jouer`)."""
     return localise(command(path, **options))
 
 

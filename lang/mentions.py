@@ -2,11 +2,14 @@
 
 A sentence that names a command puts it in as a value, `command("history", game_id="N")`, a
 `Phrase` whose English text is the plain `/schotten history game_id:N` in backticks (what a
-log, or a reader without the commands' ids, sees). Said to a reader (`lang.localise`), it
-becomes Discord's mention, `</schotten history:ID>`, which the client shows clickable and
-in the reader's own language, followed by its options with their names in the reader's
-language (`partie:N`), in backticks, since a mention cannot carry options. An option named
-alone, `option("rounds", 1)`, is `manches:1` in French.
+log, or a reader without the commands' ids, sees). Said to an English reader
+(`lang.localise`), it becomes Discord's mention, `</schotten history:ID>`, which the client
+shows clickable, followed by its options (`game_id:N`) in backticks, since a mention cannot
+carry options. Every client shows a mention with the command's default (English) names
+(discord-api-docs #5518, #7309: "working as intended"; a localised name inside one is not
+clickable), so a French or German reader gets the names their own client shows in its
+command list instead, as text: `/schotten historique partie:N` in backticks. An option
+named alone, `option("rounds", 1)`, is `manches:1` in French.
 
 The ids are the bot's to know (its commands as Discord registered them): the front hands a
 function that gives the mention of a command by its qualified name (`use_mentions`). Until
@@ -66,9 +69,13 @@ def mention_of(qualified_name: str) -> str | None:
     return _mentions[0](qualified_name) if _mentions else None
 
 
-def name_command(text: Phrase, translate: Callable[[str, str], str]) -> str:
+def name_command(
+    text: Phrase, translate: Callable[[str, str], str], *, clickable: bool = True
+) -> str:
     """A phrase made by `command` or `option`, for a reader: `translate(context, name)`
-    gives a command's or an option's name in the reader's language."""
+    gives a command's or an option's name in the reader's language; `clickable`: a
+    mention shows right to this reader (its default names are theirs), else the names as
+    text."""
     words = text.msgid.strip("`").split()
     if not words[0].startswith("/"):  # an option alone
         name, colon, value = words[0].partition(":")
@@ -82,7 +89,7 @@ def name_command(text: Phrase, translate: Callable[[str, str], str]) -> str:
             name, value = word.split(":", 1)
             options.append(f"{translate('option name', name)}:{value}")
     qualified = " ".join(path).lstrip("/")
-    mention = mention_of(qualified)
+    mention = mention_of(qualified) if clickable else None
     if mention is None:
         names = [path[0], *(translate("command name", w) for w in path[1:])]
         return f"`{' '.join(names + options)}`"

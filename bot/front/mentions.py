@@ -1,5 +1,6 @@
 """The bot's commands as Discord registered them, to name them in messages as mentions
-(`</schotten move:ID>`: clickable, and shown in the reader's language).
+(`</schotten move:ID>`: clickable, shown with the command's default names in every client,
+so used for English readers only: `lang.mentions`).
 
 The ids are Discord's, per application: the sync returns them (`CommandTree.sync`), and a
 process that does not sync asks for them (`CommandTree.fetch_commands`). They are read again

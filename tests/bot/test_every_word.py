@@ -106,7 +106,8 @@ def test_the_word_checks_find_what_they_look_for():
             ("Où va **blind** ?", "English card code", "blind"),
             ("Y7(spy) sur la Borne 3", "English card code", "spy"),
             ("recruiter (pas maintenant)", "English card code", "recruiter"),
-            ("Tapez `/schotten move` pour jouer.", "command in text", "/schotten move"),
+            ("Tapez `/schotten move` pour jouer.", "English command", "/schotten move"),
+            ("Tapez </schotten move:123> pour jouer.", "English command", "/schotten move"),
             ("En attente de the computer.", "English word", "the"),
             ("Computer (easy) réfléchit…", "English word", "easy"),
             ("Anke gegen Bernd", "other language", "gegen"),
@@ -114,7 +115,7 @@ def test_the_word_checks_find_what_they_look_for():
         "de": [
             ("redeploy (nicht jetzt)", "English card code", "redeploy"),
             ("Anke spielt Shield-Bearer", "English card code", "shield"),
-            ("Siehe /schotten history game_id:3", "command in text", "/schotten history game_id"),
+            ("Siehe /schotten history game_id:3", "English command", "/schotten history game_id"),
             ("Replay: 90 moves", "English word", "moves"),
         ],
     }
@@ -125,12 +126,12 @@ def test_the_word_checks_find_what_they_look_for():
     right = {
         "fr": [
             "Alice a joué la carte Joker sur la Borne 2 : suite Y4 R5(joker) B6.",
-            "Tapez </schotten jouer:123> ou `R7 3`, et <@42> <#7> <t:1:R>.",
+            "Tapez `/schotten jouer` ou `R7 3`, et <@42> <#7> <t:1:R>.",
             "Vous avez joué le Porte-Bouclier ; on attend la Banshee et l'Explosion.",
         ],
         "de": [
             "Anke hat in der Partie die Karte Joker gespielt: 3 Siege, Server, Thread.",
-            "Nutze </schotten zug:123> oder tippe `spion 3`.",
+            "Nutze `/schotten zug` oder tippe `spion 3`.",
             "Gleicher Typ: die höhere Summe gewinnt. Analyse von Partie #1 in 12 Zügen.",
         ],
     }

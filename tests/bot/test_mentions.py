@@ -1,6 +1,10 @@
-"""Commands named in messages are Discord's command mentions (`</schotten move:ID>`, the ids
-the sync returned), in every language; options named beside them, or alone, by their names
-in the reader's language; and until the ids are known, the command as text."""
+"""Commands named in messages as the reader's Discord shows them. Every client shows a
+command mention (`</schotten move:ID>`, the ids the sync returned) with the command's
+default, English names (behaviour `default_command_names`), so English readers get
+clickable mentions and French or German readers the names their own client lists, as text
+(`/schotten jouer`); options named beside them, or alone, by their names in the reader's
+language; and until the ids are known, the command as text. The loopback's rendering of
+each message, as its reader's client shows it, is the judge."""
 
 from __future__ import annotations
 
@@ -43,16 +47,17 @@ def test_a_command_is_text_until_its_id_is_known():
     assert localise(admin, "fr") == "`/schotten-admin réglages analyse_publique:True`"
 
 
-def test_a_known_command_is_a_mention_with_its_options_in_the_readers_words(ids):
+def test_a_known_command_is_a_mention_for_english_readers_only(ids):
     assert localise(command("move"), "en") == "</schotten move:4242>"
-    assert localise(command("tournament join"), "fr") == "</schotten tournament join:4242>"
-    start = command("/schotten-admin tournament start")
-    assert localise(start, "fr") == "</schotten-admin tournament start:4242>"
     assert localise(command("history", game_id="N"), "en") == "</schotten history:4242> `game_id:N`"
-    assert localise(command("history", game_id="N"), "fr") == "</schotten history:4242> `partie:N`"
+    # A mention would show its English names to them: their client's names, as text.
+    assert localise(command("tournament join"), "fr") == "`/schotten tournoi rejoindre`"
+    start = command("/schotten-admin tournament start")
+    assert localise(start, "fr") == "`/schotten-admin tournoi lancer`"
+    assert localise(command("history", game_id="N"), "fr") == "`/schotten historique partie:N`"
     with speaking("de"):
         assert mention("/schotten-admin settings", public_analysis="True") == (
-            "</schotten-admin settings:4242> `öffentliche_analyse:True`"
+            "`/schotten-admin einstellungen öffentliche_analyse:True`"
         )
 
 
@@ -71,18 +76,51 @@ def test_a_sentence_names_the_command_in_every_language_english_too(ids):
         resign=command("resign"),
     )
     assert "`/schotten resign`" in refusal  # its English text, before anyone reads it
-    for language in ("en", "fr", "de"):
+    text = localise(refusal, "en")
+    assert "</schotten resign:4242>" in text and "`/schotten" not in text, text
+    for language, name in (("fr", "abandonner"), ("de", "aufgeben")):
         text = localise(refusal, language)
-        assert "</schotten resign:4242>" in text and "`/schotten" not in text, text
+        assert f"`/schotten {name}`" in text and "</" not in text, text
     # Stored (the outbox) and read back, it is still a command.
     again = from_json(to_json(refusal))
     assert again.values["resign"].context == COMMAND
-    assert "</schotten resign:4242>" in localise(again, "de")
+    assert "`/schotten aufgeben`" in localise(again, "de")
+    assert "</schotten resign:4242>" in localise(again, "en")
 
 
 def plain_commands(text: str) -> list[str]:
     """Commands named as text rather than as mentions."""
     return re.findall(r"/schotten\b[^`>]*", MENTION.sub(" ", text))
+
+
+# A command named as a client shows it: /schotten (or /schotten-admin) and its names.
+SHOWN = re.compile(r"/(schotten(?:-admin)?)((?: [-_\w]+){1,2})")
+
+
+def english_only_names(emu, language: str) -> set[str]:
+    """The subcommand names of the bot's commands whose `language` name differs: a reader in
+    that language who sees one of these sees a name their own client does not list."""
+    found: set[str] = set()
+
+    def walk(options) -> None:
+        for o in options or []:
+            if o.get("type") in (1, 2):
+                local = (o.get("name_localizations") or {}).get(language)
+                if local and local != o["name"]:
+                    found.add(o["name"])
+                walk(o.get("options"))
+
+    for registered in emu.commands():
+        walk(registered.payload.get("options"))
+    return found
+
+
+def as_shown(emu, text: str, locale: str) -> str:
+    """`text` as a client in `locale` shows it (the loopback's rendering of mentions)."""
+    return MENTION_ANY.sub(lambda m: emu.world.commands.mention_text(m.group(0), locale), text)
+
+
+MENTION_ANY = re.compile(r"</[-_\w]+(?: [-_\w]+){0,2}:[0-9]+>")
 
 
 def texts(message) -> list[str]:
@@ -107,16 +145,21 @@ async def test_the_bot_names_its_commands_as_mentions(tmp_path, language):
                 f"</schotten-admin tournament start:{admin.id}>"
             )
 
+            english = language == "en"
             # No game here yet: the refusal points to /schotten challenge.
             handle = await alice.slash(("schotten", "hand"), where=channel)
             refusal = await handle.reply(timeout=15)
-            assert f"</schotten challenge:{schotten.id}>" in refusal.content
+            challenge_named = {"en": f"</schotten challenge:{schotten.id}>"}
+            challenge_named |= {"fr": "`/schotten défier`", "de": "`/schotten herausfordern`"}
+            assert challenge_named[language] in refusal.content
 
             handle = await alice.slash(
                 ("schotten", "challenge"), where=channel, options={"opponent": bob}
             )
             challenge = await handle.reply(timeout=15)
-            assert f"</schotten accept:{schotten.id}>" in challenge.content
+            accept_named = {"en": f"</schotten accept:{schotten.id}>"}
+            accept_named |= {"fr": "`/schotten accepter`", "de": "`/schotten annehmen`"}
+            assert accept_named[language] in challenge.content
             accept = await bob.click(challenge, button_of(challenge, "sch:a:"))
             await accept.ack(timeout=15)
             info = await wait_for_game(bot, guild.id, alice.id)
@@ -129,26 +172,40 @@ async def test_the_bot_names_its_commands_as_mentions(tmp_path, language):
             # The history names the export command with its option in the server's words.
             handle = await alice.slash(("schotten", "history"), where=channel)
             history = await handle.reply(timeout=15)
-            game_id = {"en": "game_id", "fr": "partie", "de": "partienummer"}[language]
-            assert f"</schotten history:{schotten.id}> `{game_id}:N`" in history.embed_text()
+            history_named = {
+                "en": f"</schotten history:{schotten.id}> `game_id:N`",
+                "fr": "`/schotten historique partie:N`",
+                "de": "`/schotten verlauf partienummer:N`",
+            }
+            assert history_named[language] in history.embed_text()
 
-            # Every message the members read names commands as mentions, never as text.
+            # Every message the members read names commands as their client shows them:
+            # English readers get mentions, never text; French and German readers, as the
+            # loopback renders their messages, never a name their client does not list.
             named = 0
+            english_names = english_only_names(emu, language)
             messages = [m for ch in guild.channels.values() for m in ch.messages]
             messages += alice.dms + bob.dms
             for message in messages:
                 if message.author.id != emu.bot.id:
                     continue
                 for text in texts(message):
-                    assert not plain_commands(text), text
-                    for name, command_id in MENTION.findall(text):
-                        top = admin if name.startswith("schotten-admin") else schotten
-                        assert int(command_id) == top.id
+                    if english:
+                        assert not plain_commands(text), text
+                        for name, command_id in MENTION.findall(text):
+                            top = admin if name.startswith("schotten-admin") else schotten
+                            assert int(command_id) == top.id
+                            named += 1
+                        continue
+                    for _, words in SHOWN.findall(as_shown(emu, text, language)):
+                        assert not set(words.split()) & english_names, (words, text)
                         named += 1
             assert named >= 4  # the refusal, the challenge, the hands' "type /schotten move"
 
 
-async def test_the_chat_shows_a_mention_in_the_readers_language(tmp_path):
+async def test_the_chat_shows_a_french_reader_the_french_command_name(tmp_path):
+    """The printed chat (the loopback's rendering): `/schotten défier`, as text, since a
+    mention would show `/schotten challenge` to a French reader too."""
     from discord_loopback import Emulator
 
     async with Emulator() as emu, emu.point_discord():
@@ -159,9 +216,9 @@ async def test_the_chat_shows_a_mention_in_the_readers_language(tmp_path):
         async with running_bot(emu, tmp_path / "bot.sqlite3") as bot:
             handle = await alice.slash(("schotten", "hand"), where=guild.default_channel)
             refusal = await handle.reply(timeout=15)
-            assert bot.mentions("schotten challenge") in refusal.content
+            assert bot.mentions("schotten challenge") not in refusal.content
     shown = [line for line in lines if "Aucune partie" in line]
-    assert shown and "/schotten défier" in shown[-1] and "</" not in shown[-1], shown
+    assert shown and "/schotten défier" in shown[-1] and "challenge" not in shown[-1], shown
 
 
 async def test_a_process_that_does_not_sync_asks_discord_for_the_ids(tmp_path):
@@ -185,7 +242,7 @@ async def test_a_process_that_does_not_sync_asks_discord_for_the_ids(tmp_path):
             await emu.wait_for_bot(shards=[1])
             await other.wait_until_ready()
             assert other.mentions("schotten-admin tournament start") == known
-            assert localise(command("/schotten-admin tournament start"), "de") == known
+            assert localise(command("/schotten-admin tournament start"), "en") == known
         finally:
             await other.close()
             await runner

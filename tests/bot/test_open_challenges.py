@@ -317,11 +317,6 @@ async def test_open_challenges_speak_french_and_german(service, language):
             await service.accept(ch.id, CAROL.id, taker=CAROL)
         refusals.append(message_of(e.value))
     assert [m for m in catalogs.MISSES if m[0] == language] == []
-    # Outside a running bot, commands are named in text (the bot mentions them).
-    found = [
-        p
-        for p in problems_of(language, said + refusals, "open challenge", names)
-        if p.kind != "command in text"
-    ]
+    found = problems_of(language, said + refusals, "open challenge", names)
     assert found == [], report(found)
     assert "Benoît" in refusals[-1] and "<@&7>" in refusals[-2]

@@ -7,8 +7,10 @@ components' labels and options) are checked for
   few that are also words of the language read ("in" is German, "on" French);
 - English tactic card codes and names (`tactic_codes`): the engine's codes and printed
   English names, minus those the language writes the same ("Joker", "Banshee");
-- commands named in text (`commands_in`): `/schotten ...` anywhere but inside a Discord
-  command mention (`</schotten move:123>`, which the reader's client shows in its language);
+- commands shown with English names (`commands_in`): `/schotten move` in text, or Discord's
+  command mention `</schotten move:123>`, which every client shows with the command's
+  default, English names (behaviour `default_command_names`), where the reader's client
+  lists `/schotten jouer`;
 - words of the other language (a French text in a German member's DM).
 
 Names, mentions, links and card notation (R7, 3:G5) are not words; backticked text is
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 
 from engine.cards import Tactic
 from lang import localise, speaking
+from lang.catalogs import translations
 
 # Words every English sentence of the bot is full of, and no French or German one has.
 ENGLISH = frozenset(
@@ -142,17 +145,24 @@ def tactic_codes_in(text: str, language: str, names: tuple[str, ...] = ()) -> li
     return [w for w in (m.lower() for m in re.findall(r"[^\W\d_]+", text)) if w in codes]
 
 
-def commands_in(text: str) -> list[str]:
-    """Commands named in text rather than by a command mention: `/schotten move`."""
-    text = re.sub(r"</[^>]+:\d+>", " ", text)
-    return re.findall(r"/schotten(?: [a-zäöüéèàç_-]+){0,2}", text)
+def commands_in(text: str, language: str) -> list[str]:
+    """Commands a `language` reader sees with names their client does not list: in text
+    (`/schotten move`), or as a mention (`</schotten move:123>`, shown `/schotten move`)."""
+    shown = re.sub(r"</([^>:]+):\d+>", r"`/\1`", text)  # as the client shows it
+    catalog = translations(language)
+
+    def english(word: str) -> bool:
+        return any(catalog.pgettext(c, word) != word for c in ("command name", "option name"))
+
+    found = re.finditer(r"/schotten(?:-admin)?((?: [a-zäöüéèàç_-]+){0,2})", shown)
+    return [m.group(0) for m in found if any(english(w) for w in m.group(1).split())]
 
 
 @dataclass(frozen=True)
 class Problem:
     """One wrong word: what kind, in which language, where, the word, and the text."""
 
-    kind: str  # "English word", "English card code", "command in text", "other language"
+    kind: str  # "English word", "English card code", "English command", "other language"
     language: str
     where: str
     word: str
@@ -173,8 +183,8 @@ def problems_of(
             found.append(Problem("English word", language, where, word, text))
         for word in tactic_codes_in(text, language, names):
             found.append(Problem("English card code", language, where, word, text))
-        for command in commands_in(text):
-            found.append(Problem("command in text", language, where, command, text))
+        for command in commands_in(text, language):
+            found.append(Problem("English command", language, where, command, text))
         for word in other.findall(readable(text, names)):
             found.append(Problem("other language", language, where, word, text))
     return found
