@@ -138,6 +138,9 @@ async def count(week: Week, service: GameService, emu: Emulator) -> dict[str, fl
         "week_games_finished": await games_finished(service, tables),
         "week_games": len(tables),
         "week_moves": week.moves,
+        # The outage's 503s and the refusals the bot met (the events did happen).
+        "week_outage_answers": sum(1 for r in emu.requests if r.status == 503),
+        "week_invalid_requests": len(emu.invalid_requests),
     }
 
 
@@ -200,6 +203,8 @@ def run() -> Iterator[str]:
     counts = found["counts"]
     print(
         f"# week on {store}: {counts['week_games']} games, {counts['week_moves']} moves,"
+        f" {counts['week_invalid_requests']} invalid requests in all,"
+        f" {counts['week_outage_answers']} answered 503 during the outage,"
         f" {found['wall_seconds']:.0f} s of wall time; troubles: {len(found['troubles'])}",
         file=sys.stderr,
     )

@@ -545,7 +545,10 @@ class Week:
                 await self._refresh()
                 refreshed = self.clock.now()
             self.clock.advance(seconds=step)
-        # The last timer passes: what is owed is sent, what is due applied.
+        # What the members' last requests started (a hand's DM retired after the answer),
+        # then the last timer passes: what is owed is sent, what is due applied.
+        if not await self.bot.front.wait_idle(REPLY_TIMEOUT):
+            self.troubles.append("the bot was still answering at the end of the week")
         for _ in range(3):
             await self.bot.front.handle_due()
             self.clock.advance(seconds=step)
