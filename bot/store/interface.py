@@ -422,11 +422,31 @@ class Store:
         )
         if guild_id == 0:
             await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
-            for table in ("member_languages", "member_unseen", "member_notifications"):
+            for table in (
+                "member_languages",
+                "member_unseen",
+                "member_notifications",
+                "dm_channels",
+            ):
                 await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             await tx.execute(
                 "DELETE FROM refusals WHERE kind = 'dms' AND target_id = ?", (user_id,)
             )
+
+    # Members' DM channels (bot/front/dm_channels.py) -------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the member's DM channel with the bot, once opened (None: never)."""
+        row = await self._one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def put_dm_channel(self, tx: Tx, user_id: int, channel_id: int, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO dm_channels (user_id, channel_id, opened_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " opened_at = excluded.opened_at",
+            (user_id, channel_id, now),
+        )
 
     # Where Discord refused the bot (bot/refusals.py) ------------------------------------------
 

@@ -60,6 +60,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "forgotten": ("guild_id", "user_id"),
     "vacations": ("id",),
     "refusals": ("kind", "target_id"),
+    "dm_channels": ("user_id",),
 }
 # Tables not copied: the heartbeats of the processes running on the source.
 NOT_COPIED = frozenset({"processes"})

@@ -319,6 +319,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (kind, target_id)
     );
     """,
+    # Each member's DM channel with the bot (see bot/store/migrations_sqlite.py).
+    """
+    CREATE TABLE dm_channels (
+        user_id BIGINT PRIMARY KEY,
+        channel_id BIGINT NOT NULL,
+        opened_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -374,6 +374,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (kind, target_id)
     );
     """,
+    # Each member's DM channel with the bot (bot/front/dm_channels.py): its id is the same
+    # for as long as the bot and the member exist, so it is opened once (`POST
+    # /users/@me/channels`) and then used from here, in every process and after a restart,
+    # rather than opened again whenever discord.py's cache (128 DM channels) lost it.
+    """
+    CREATE TABLE dm_channels (
+        user_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL,
+        opened_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

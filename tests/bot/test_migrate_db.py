@@ -48,6 +48,8 @@ async def build_source(path, clock):
         await svc.vacations.start(OTHER_GUILD, CAROL.id, 2)  # a member on vacation
         await svc.refusals.note("dms", BOB.id, 50007)  # issue 38: his DMs were refused
         await svc.refusals.note("channel", CHANNEL + 9, 50013, parent_id=CHANNEL)
+        async with svc.store.transaction() as tx:  # issue 38: Alice's DM channel, opened once
+            await svc.store.put_dm_channel(tx, ALICE.id, 777_001, clock.now())
         rng = random.Random(11)
         # Finished, rated games of both games.
         for n, (variant, spec) in enumerate(

@@ -23,6 +23,7 @@ async def test_migrates_an_empty_database_to_the_latest_version(database):
         assert await store.version() == LATEST == len(MIGRATIONS)
         assert await store.tables() == [
             "challenges",
+            "dm_channels",
             "forgotten",
             "games",
             "matches",
