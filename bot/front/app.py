@@ -135,6 +135,8 @@ class Front:
             task = asyncio.create_task(self._remember_language(user.id, language))
             self._later.add(task)
             task.add_done_callback(self._later.discard)
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        if user is not None and not user.bot and not autocomplete:  # not at every keystroke
             # Refusals the member's use of the bot lifts (bot/refusals.py), beside it too.
             here, threads = posting_allowed(interaction)
             seen = self.service.refusals.seen(
