@@ -57,6 +57,11 @@ log = logging.getLogger("schotten.bot")
 # older than this is posted afresh at the next change rather than edited (a margin short of
 # the hour, so that no edit lands just past it).
 SIGN_UP_EDITABLE = 3300.0
+# A server at Discord's cap of active threads (160006) frees some only as threads archive
+# after their inactivity: its tournament games wait this long before the next try rather
+# than ask at every tick.
+THREADS_FULL = 160006
+THREADS_FULL_WAIT = 1800.0
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMATS.items()]
 RESULT_SIGNS = {"W": "+", "L": "−", "D": "="}
@@ -443,6 +448,8 @@ class TournamentDesk:
         # one it did not post here is dated from its tournament's creation, an upper bound.
         self._posted: dict[int, float] = {}
         self._refreshing = asyncio.Lock()  # one sign-up post per tournament, not one per join
+        # Servers full of active threads (160006), by id: the clock time of the next try.
+        self._threads_full: dict[int, float] = {}
 
     async def create(
         self,
@@ -589,6 +596,9 @@ class TournamentDesk:
     async def _open_game(self, t: TournamentInfo, g: Pairing) -> None:
         if await self._closed(t.channel_id):
             return  # refused there before: not asked again until it may (bot/refusals.py)
+        now = self.tournaments.clock.now()
+        if now < self._threads_full.get(t.guild_id, now):
+            return  # the server is full of threads: tried again once some may have archived
         channel = await self.front.channel(t.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %s: its channel %s is gone", t.id, t.channel_id)
@@ -609,6 +619,8 @@ class TournamentDesk:
             )
         except discord.HTTPException as e:
             log.warning("tournament %s: no thread for its game: %s", t.id, e)
+            if e.code == THREADS_FULL:
+                self._threads_full[t.guild_id] = now + THREADS_FULL_WAIT
             await self._note_refused(channel, e)
             return
         try:

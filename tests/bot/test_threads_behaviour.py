@@ -265,3 +265,42 @@ async def test_a_game_in_a_private_thread_goes_on_after_the_bot_is_removed_from_
         for member in (alice, bob):
             told = [m for m in member.dms if "cannot reach" in m.content]
             assert len(told) == 1, [m.content for m in member.dms]
+
+
+async def test_a_tournament_in_a_full_server_asks_for_threads_once_in_a_while(place: Place) -> None:
+    emu, guild, alice, bob, db, clock = place
+    boss = guild.add_member("Manon", manage_guild=True)
+    others = [guild.add_member(n) for n in ("Cid", "Dee")]
+    channel = guild.default_channel
+    threads = f"/channels/{channel.id}/threads"
+
+    def refused_threads() -> int:
+        return sum(r.endswith(threads) for r in answered(emu, 400, "POST"))
+
+    async with running_bot(emu, db, clock) as bot:
+        handle = await boss.slash(
+            ("schotten-admin", "tournament", "create"),
+            where=channel,
+            name="Full House",
+            game="classic",
+            rounds=2,
+            round_hours=24,
+        )
+        notice = await handle.reply(timeout=10)
+        for member in (alice, bob, *others):
+            await (await member.click(notice, label="Join")).reply()
+        emu.world.max_active_threads = len(emu.world.active_threads(guild))  # full
+        started = await boss.slash(("schotten-admin", "tournament", "start"), where=channel)
+        await started.reply(timeout=15)
+        for _ in range(5):  # the timer loop's ticks, a minute apart
+            await bot.front.desk.tick()
+            clock.advance(seconds=60)
+        # Discord said 160006 once; the two games waited rather than ask at every tick.
+        assert refused_threads() == 1
+        assert len(await bot.front.tournaments.to_start()) == 2
+        emu.world.max_active_threads = 1000  # threads archived meanwhile
+        clock.advance(hours=1)
+        await bot.front.desk.tick()
+        assert refused_threads() == 1
+        assert not await bot.front.tournaments.to_start()
+        assert len(guild.threads) == 2
