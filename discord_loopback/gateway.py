@@ -241,11 +241,17 @@ class GatewayHub:
         self.dispatch("GUILD_DELETE", {"id": str(guild.id)}, INTENT_GUILDS, guild=guild)
 
     def _guild_create(self, session: GatewaySession, guild: SimGuild) -> JSON:
-        return guild_payload(
+        world = self._emu.world
+        body = guild_payload(
             guild,
             include_members=bool(session.intents & INTENT_GUILD_MEMBERS),
-            bot_id=self._emu.world.bot.id,
+            bot_id=world.bot.id,
         )
+        # Only the active threads the bot may view (topics/threads, "Gateway Events").
+        body["threads"] = [
+            t for t in body["threads"] if world.bot_sees(guild.channels[int(t["id"])])
+        ]
+        return body
 
     # -- the websocket ---------------------------------------------------------------
 

@@ -195,7 +195,11 @@ async def test_a_private_thread_is_hidden_from_a_bot_not_in_it(
     server, _ = world
     emu = server.emu
     bot_role_without_manage_threads(server.guild)
+    earlier = emu.world.create_thread(
+        server.general, name="earlier", owner=server.bob.user, thread_type=PRIVATE_THREAD
+    )
     async with watching(emu) as client:
+        assert client.guilds[0].get_thread(earlier.id) is None  # not in GUILD_CREATE either
         secret = emu.world.create_thread(
             server.general, name="secret", owner=server.alice.user, thread_type=PRIVATE_THREAD
         )
