@@ -163,6 +163,7 @@ async def run_week(plan: WeekPlan, database: Path | str) -> dict[str, Any]:
         "counts": counts,
         "troubles": list(week.troubles),
         "missed": list(week.missed),
+        "notes": list(week.notes),
         "wall_seconds": time.perf_counter() - wall,
     }
 

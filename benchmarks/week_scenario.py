@@ -12,8 +12,11 @@ games end on time), some resign a lost game.
 
 The events (at fractions of the week, so that a shorter week has them all): a game thread
 archived, one locked for some hours, Send Messages taken from a game's channel and given
-back, members leaving, a Discord outage (every REST request answered 503), and the bot
-removed from the second server. Members of that server stop acting then.
+back, members leaving, a two-hour Discord outage (every REST request of the bot's answered
+503 but its answers to interactions: the moves are taken, their announcements wait), and the
+bot removed from the second server. Members of that server stop acting then. A member moves
+only once the board of the position has gone out (until then they do not know it is their
+turn), so an announcement lost or late shows as a game that stops.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ TEMPERAMENTS = {
     "slow": (3 * HOUR, 16 * HOUR),
 }
 NEVER = math.inf
+ALPHA_CHANNELS = ("games", "games-2", "games-3", "games-4")
 
 
 @dataclass(frozen=True)
@@ -132,9 +136,9 @@ class Week:
         self.moves = 0
         self.troubles: list[str] = []
         self.missed: list[str] = []  # events that found nothing to act on
+        self.notes: list[str] = []  # what the members met that the bot rightly refused
         self.removed: set[int] = set()
-        self.outage = False
-        self._challenges: list[tuple[float, SimGuild]] = []
+        self._challenges: list[tuple[float, SimGuild, bool]] = []
         self._events: list[tuple[float, str, Callable[[], Awaitable[bool]]]] = []
         self._started_at = 0.0
         self.bot: Any = None
@@ -145,7 +149,8 @@ class Week:
 
     def _build_world(self) -> tuple[SimGuild, SimGuild]:
         p = self.plan
-        alpha = self.emu.create_guild("Alpha", channels=("general", "games"))
+        # Games in the first server are challenged in a few channels and played in threads.
+        alpha = self.emu.create_guild("Alpha", channels=("general", *ALPHA_CHANNELS))
         beta = self.emu.create_guild("Beta", channels=("general",))
         self.boss = {
             alpha.id: alpha.add_member("alpha-boss", manage_guild=True),
@@ -159,7 +164,11 @@ class Week:
             absent = self.rng.random() < p.absent
             self.players[member.id] = Player(member, temperament, absent)
         # The second server plays in channels (no threads): one channel per table.
-        self._beta_tables = [beta.create_text_channel(f"table-{i}") for i in range(p.games)]
+        tables = [beta.create_text_channel(f"table-{i}") for i in range(p.games)]
+        self._game_channels = {
+            alpha.id: [alpha.channel(name) for name in ALPHA_CHANNELS],
+            beta.id: tables,
+        }
         return alpha, beta
 
     def members_of(self, guild: SimGuild, *, present: bool = True) -> list[Player]:
@@ -193,7 +202,7 @@ class Week:
         casual = p.games - self._tournament_games()
         for g in range(max(0, casual)):
             when = self.at(p.challenges_until * g / max(1, casual))
-            self._challenges.append((when, self.alpha if g % 2 == 0 else self.beta))
+            self._challenges.append((when, self.alpha if g % 2 == 0 else self.beta, True))
         self._plan_events()
 
     def _tournament_games(self) -> int:
@@ -307,14 +316,12 @@ class Week:
         return True
 
     async def _outage_begins(self) -> bool:
-        # 503: discord.py raises at once (a 500/502/504 it retries itself with real sleeps,
-        # about 16 s a request). Members cannot use Discord either: they wait.
-        fault = self.emu.refuse(503, 0, "503: Service Unavailable")
-        self.outage = True
+        # Interactions are still answered, so the members' moves are stored during it while
+        # every board, hand and reminder they owe fails: the outbox must send them after.
+        fault = self.emu.faults.outage(interactions_answered=True)
 
         async def ends() -> bool:
             fault.remove()
-            self.outage = False
             return True
 
         self.later(self.plan.outage_hours * HOUR, "Discord's outage ends", ends)
@@ -355,25 +362,40 @@ class Week:
         assert self.service is not None
         return self.service
 
-    async def _challenge(self, guild: SimGuild) -> None:
-        """Two present members of `guild` start a game (the second accepts at once)."""
+    async def _free_channel(self, guild: SimGuild) -> SimChannel | None:
+        """A channel of the server's where no game is under way (one may stay in its
+        channel when its thread could not be opened)."""
+        service = self._service()
+        for channel in self._game_channels[guild.id]:
+            if channel.id not in self._busy_channels() and not await service.active_match(
+                channel.id
+            ):
+                return channel
+        return None
+
+    async def _challenge(self, guild: SimGuild, again: bool) -> None:
+        """Two present members of `guild` start a game (the second accepts at once); if
+        the challenge is refused and `again`, it is made again an hour later."""
         players = self.members_of(guild)
         if len(players) < 2 or guild.id in self.removed:
             return
         a, b = self.rng.sample(players, 2)
-        if guild is self.alpha:
-            channel = guild.channel("games")
-        else:
-            free = [c for c in self._beta_tables if c.id not in self._busy_channels()]
-            if not free:
-                return
-            channel = free[0]
+        channel = await self._free_channel(guild)
+        if channel is None:
+            self.notes.append(f"no channel without a game in {guild.name}")
+            return
         count = len(self.tables)
         variant = VARIANTS[count % len(VARIANTS)]
         handle = await a.member.slash(
             ("schotten", "challenge"), where=channel, opponent=b.member, game=variant
         )
         post = await handle.reply(timeout=REPLY_TIMEOUT)
+        if post.ephemeral:  # refused (an outage, say): they try again in an hour, once
+            self.notes.append(f"challenge in {channel.name} answered: {post.content}"[:300])
+            if again:
+                self._challenges.append((self.clock.now() + HOUR, guild, False))
+                self._challenges.sort(key=lambda c: c[0])
+            return
         accept = await b.member.click(post, label="Accept")
         await accept.ack(timeout=REPLY_TIMEOUT)
         service = self._service()
@@ -457,6 +479,9 @@ class Week:
             player = self.players.get(mover or 0)
             if player is None or player.gone or player.absent:
                 break
+            if not await self._told(info):
+                table.next_at = self.clock.now() + self.plan.step_minutes * 60
+                return
             channel = self.emu.world.channel(info.channel_id)
             if channel.is_thread and channel.archived and not channel.locked:
                 # A member brings an archived thread back by posting in it.
@@ -472,6 +497,12 @@ class Week:
             info = after
         table.turns += 1
         self._plan_answer(table, info)
+
+    async def _told(self, info: MatchInfo) -> bool:
+        """Whether the member to move has heard of this position: its board is out (or set
+        aside, the players told by DM). Until then they do not know it is their turn."""
+        row = await self._service().store.board_row(info.id, info.version)
+        return row is None or row["status"] != "pending"
 
     async def _after(self, info: MatchInfo, timeout: float = REPLY_TIMEOUT) -> MatchInfo:
         """The game once the bot has stored the move just made (a resignation's button is
@@ -515,12 +546,10 @@ class Week:
             print(f"# week: day {self.elapsed() / DAY:.2f}: {what}", file=sys.stderr, flush=True)
         assert self.bot is not None
         await self.bot.front.handle_due()
-        if self.outage:
-            return  # nobody reaches Discord
         while self._challenges and self._challenges[0][0] <= now:
-            _, guild = self._challenges.pop(0)
+            _, guild, again = self._challenges.pop(0)
             try:
-                await self._challenge(guild)
+                await self._challenge(guild, again)
             except Exception as e:
                 self.troubles.append(f"challenge: {type(e).__name__}: {e}"[:300])
         await self._find_tournament_games()
@@ -534,6 +563,13 @@ class Week:
             table.busy = True
         await asyncio.gather(*(self._turn(t, gate) for t in due))
 
+    async def _idle(self) -> None:
+        """Until the bot has finished what the members' requests started (a hand's DM
+        retired after the answer): the clock jumps only then, as minutes do not pass in
+        the middle of an answer."""
+        if not await self.bot.front.wait_idle(REPLY_TIMEOUT):
+            self.troubles.append(f"day {self.elapsed() / DAY:.2f}: the bot was still answering")
+
     async def play(self) -> None:
         step = self.plan.step_minutes * 60
         refresh_every = 6 * HOUR
@@ -544,11 +580,9 @@ class Week:
             if self.clock.now() - refreshed >= refresh_every:
                 await self._refresh()
                 refreshed = self.clock.now()
+            await self._idle()
             self.clock.advance(seconds=step)
-        # What the members' last requests started (a hand's DM retired after the answer),
-        # then the last timer passes: what is owed is sent, what is due applied.
-        if not await self.bot.front.wait_idle(REPLY_TIMEOUT):
-            self.troubles.append("the bot was still answering at the end of the week")
+        # The last timer passes: what is owed is sent, what is due applied.
         for _ in range(3):
             await self.bot.front.handle_due()
             self.clock.advance(seconds=step)

@@ -1,5 +1,6 @@
 """Refusals a test plants: the emulator answers chosen requests with an error Discord could
-send (a post's components refused, a route failing with 500), to see what the bot does.
+send (a post's components refused, a route failing with 500), to see what the bot does;
+and Discord's outages (``Faults.outage``): every request answered 503 until it is removed.
 
 Faults without a body condition are checked before any route runs; those with one are
 checked once a message-bearing request's JSON payload has been read (``http_util``).
@@ -15,6 +16,13 @@ from typing import Any
 from .errors import ApiError
 
 Condition = Callable[[dict[str, Any]], bool]
+
+# An outage answers 503 Service Unavailable: discord.py raises it at once, where a 500, 502
+# or 504 it retries itself up to five times, sleeping 1 + 2n real seconds between tries.
+OUTAGE_STATUS = 503
+OUTAGE_MESSAGE = "503: Service Unavailable"
+# Every route after /api/v10 but those answering an interaction (callback, followups).
+BUT_INTERACTIONS = r"^/(?!interactions/|webhooks/)"
 
 
 @dataclass(eq=False)
@@ -68,6 +76,14 @@ class Faults:
         )
         self.planted.append(fault)
         return fault
+
+    def outage(self, *, interactions_answered: bool = False) -> Fault:
+        """Discord down: every REST request answered 503 until ``fault.remove()``. With
+        ``interactions_answered``, a partial outage: interactions are still answered (their
+        callbacks and followups), every other request the bot makes fails (posts, DMs,
+        edits, threads), as in incidents of message sends failing."""
+        error = ApiError(OUTAGE_STATUS, 0, OUTAGE_MESSAGE, planted=True)
+        return self.plant(error, path=BUT_INTERACTIONS if interactions_answered else None)
 
     def check(self, method: str, path: str, payload: dict[str, Any] | None) -> None:
         """Raise the first matching fault's error. ``payload`` None: only faults without a
