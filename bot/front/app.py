@@ -39,6 +39,7 @@ from bot.front.controls import (
     controls_view,
     step_view,
 )
+from bot.front.dm_channels import DmChannel, DmChannels, DmsClosed
 from bot.front.games import with_my_games
 from bot.front.one_at_a_time import OneAtATime
 from bot.front.pictures import Painter
@@ -73,6 +74,8 @@ class Front:
         self.service = service
         self.computer: Computer | None = None
         self.painter = Painter()  # threads; the client sets [render] workers
+        # Members' DM channels, opened once and remembered (every DM goes through them).
+        self.dms = DmChannels(client, service.store, service.refusals, service.clock)
         self.relay = Relay(self)
         # One replay or analysis at a time, so a burst of them cannot crowd out play.
         self.heavy = asyncio.Semaphore(1)
@@ -368,11 +371,16 @@ class Front:
         message_id = await self.service.old_hand_message(info.id, result.seat, info.version)
         if message_id is None or (keep is not None and keep.id == message_id):
             return
-        try:
-            dm = await self.client.create_dm(discord.Object(info.players[result.seat]))
-            await dm.get_partial_message(message_id).edit(
+
+        async def retire(dm: DmChannel) -> discord.Message:
+            return await dm.get_partial_message(message_id).edit(
                 content=texts.hand_moved_on(info), view=None
             )
+
+        try:
+            await self.dms.use(info.players[result.seat], retire)
+        except DmsClosed:
+            pass  # refused since: not asked
         except discord.HTTPException as e:
             log.info("could not retire the hand DM %s of game %s: %s", message_id, info.id, e)
 

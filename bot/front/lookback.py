@@ -42,6 +42,7 @@ from bot import lookback
 from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
+from bot.front.dm_channels import DmsClosed
 from bot.front.ports import LookbackFront
 from bot.front.replies import MISSING, QUIET, acknowledge, on_click
 from bot.front.sharing import Answer, Picture, ShareButton, answers, send_private
@@ -88,10 +89,14 @@ async def post_in_channel(interaction: discord.Interaction, **message: Any) -> N
     await channel.send(allowed_mentions=QUIET, **message)
 
 
-async def send_by_dm(interaction: discord.Interaction, **message: Any) -> None:
+async def send_by_dm(
+    front: LookbackFront, interaction: discord.Interaction, **message: Any
+) -> None:
     """A private answer by DM, when the request's token is too old to carry it."""
     try:
-        await interaction.user.send(allowed_mentions=QUIET, **message)
+        await front.dms.send(interaction.user.id, allowed_mentions=QUIET, **message)
+    except DmsClosed:
+        log.info("no late private answer to user %s: their DMs are closed", interaction.user.id)
     except discord.HTTPException as e:  # closed DMs: nothing else can reach them privately
         log.info("could not DM user %s a late private answer: %s", interaction.user.id, e)
 
@@ -173,7 +178,7 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
                 reason=str(e),
             )
             if not token.young():  # too late to answer through the token: privately by DM
-                await send_by_dm(interaction, content=localise(refusal))
+                await send_by_dm(front, interaction, content=localise(refusal))
                 return
             raise Refused(refusal) from e
     values = {
@@ -211,9 +216,12 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
         )
         return
     # Queued past the token's life: the bot posts it itself (to the asker, where it may not).
-    send = post_in_channel if may_post(interaction) else send_by_dm
-    await send(interaction, content=content, file=gif)
-    await send(interaction, content=step.content, file=step.file, view=view)
+    if may_post(interaction):
+        await post_in_channel(interaction, content=content, file=gif)
+        await post_in_channel(interaction, content=step.content, file=step.file, view=view)
+        return
+    await send_by_dm(front, interaction, content=content, file=gif)
+    await send_by_dm(front, interaction, content=step.content, file=step.file, view=view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,7 +625,7 @@ async def _analyse(
         found = await _judge_all(front, game, level, progress, indices)
         top = f"**{_title(game)}**\n{_summary(game, seat, level, found)}"
         if not found:  # resigned or abandoned before anyone had a choice: nothing to draw
-            await _deliver(token, public, asker_language, content=top)
+            await _deliver(front, token, public, asker_language, content=top)
             return
         worst = costliest(found, seat)
         (chart_name, chart_png), costly = await asyncio.to_thread(
@@ -649,6 +657,7 @@ async def _analyse(
     if numbers:
         view.add_item(HandsButton(game.info.id, seat, numbers, name))
     await _deliver(
+        front,
         token,
         public,
         asker_language,
@@ -665,7 +674,7 @@ async def _analyse(
             if token.young():
                 await send_private(interaction, answer, "ah", *args)
             else:
-                await send_by_dm(interaction, content=answer.content)
+                await send_by_dm(front, interaction, content=answer.content)
 
 
 def may_post(interaction: discord.Interaction) -> bool:
@@ -681,6 +690,7 @@ def may_post(interaction: discord.Interaction) -> bool:
 
 
 async def _deliver(
+    front: LookbackFront,
     token: Token,
     public: bool,
     asker_language: str,
@@ -718,6 +728,7 @@ async def _deliver(
         return
     # In a DM the hands button could not find its server; the asker's hands follow anyway.
     await send_by_dm(
+        front,
         interaction,
         content=content,
         embeds=list(embeds) or MISSING,

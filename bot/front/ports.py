@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.front.dm_channels import DmChannels
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.records import TournamentInfo
@@ -98,10 +99,12 @@ class Desk(Protocol):
 
 @runtime_checkable
 class RelayFront(Languages, Protocol):
-    """What the relay uses: Discord, the service, the pictures and a hand's message."""
+    """What the relay uses: Discord, the service, the members' DM channels, the pictures and
+    a hand's message."""
 
     client: discord.Client
     service: GameService
+    dms: DmChannels
 
     async def board_file(self, info: MatchInfo, locale: str | None = None) -> discord.File: ...
 
@@ -117,9 +120,11 @@ class ComputerFront(Announcing, Protocol):
 
 @runtime_checkable
 class LookbackFront(Languages, Protocol):
-    """What replays, analyses and hints use: one heavy job at a time, the computer's pool."""
+    """What replays, analyses and hints use: one heavy job at a time, the computer's pool,
+    and the asker's DM channel for an answer too late for its token."""
 
     service: GameService
+    dms: DmChannels
     heavy: asyncio.Semaphore
     computer: Pool | None
 

@@ -49,10 +49,11 @@ import discord
 from bot import crashpoints, metrics
 from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
+from bot.front.dm_channels import DmChannel, DmsClosed
 from bot.front.ports import RelayFront
 from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
-from bot.refusals import CHANNEL, CHANNEL_CODES, DMS, THREAD_LOCKED, UNKNOWN_CHANNEL
+from bot.refusals import CHANNEL, CHANNEL_CODES, THREAD_LOCKED, UNKNOWN_CHANNEL
 from bot.store import DMS_CLOSED, Notifications, Row
 from lang import speaking
 
@@ -141,6 +142,7 @@ class Relay:
         self.front = front
         self.service = front.service
         self.client = front.client
+        self.dms = front.dms  # every DM through it: opened once (bot/front/dm_channels.py)
         # One sender per match at a time in this process, so its announcements keep their
         # order; the database claim (a lease) keeps other senders off the same row.
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
@@ -363,9 +365,6 @@ class Relay:
             if not wants.turn_dm:
                 await self._turn_without_dm(info, nonce, user_id, wants)
                 return None
-            if await self.service.refusals.dms_closed(user_id):
-                # Refused before: no DM is tried until the member uses the bot again.
-                await self._hand_in_channel(info, seat, nonce, user_id, wants)
             return await self._hand_in_language(info, seat, nonce, user_id, wants)
 
     async def _turn_without_dm(
@@ -382,24 +381,27 @@ class Relay:
     async def _hand_in_language(
         self, info: MatchInfo, seat: int, nonce: str, user_id: int, wants: Notifications
     ) -> int:
-        dm = await self.client.create_dm(discord.Object(user_id))
-
         async def send(*, components: bool = True, picture: bool = True) -> discord.Message:
-            payload = await self.front.hand_payload(info, seat)
-            return await dm.send(
-                payload["content"],
-                file=payload["file"] if picture else MISSING,
-                view=(payload["view"] or MISSING) if components else MISSING,
-                nonce=nonce,
-            )
+            async def to(dm: DmChannel) -> discord.Message:
+                payload = await self.front.hand_payload(info, seat)
+                return await dm.send(
+                    payload["content"],
+                    file=payload["file"] if picture else MISSING,
+                    view=(payload["view"] or MISSING) if components else MISSING,
+                    nonce=nonce,
+                )
+
+            return await self.dms.use(user_id, to)
 
         try:
             return (await plainest(send, f"hand of game {info.id}")).id
+        except DmsClosed:
+            pass  # refused before: no DM is tried until the member uses the bot again
         except discord.Forbidden as e:
             if e.code != CANNOT_DM:
                 raise
+            # Remembered by self.dms: none tried until they use the bot again.
             log.info("no DM to %s: %s; none tried until they use the bot again", user_id, e)
-            await self.service.refusals.note(DMS, user_id, e.code)
         await self._hand_in_channel(info, seat, nonce, user_id, wants)
 
     async def _hand_in_channel(
@@ -505,19 +507,18 @@ class Relay:
         for seat, user_id in enumerate(info.players):
             if seat == info.ai_seat:
                 continue
-            if await self.service.refusals.dms_closed(user_id):
-                continue  # refused before: not asked again until they use the bot
             with speaking(await self.front.member_language(user_id, info.guild_id)):
                 notice = texts.board_refused(info, code)
             try:
-                dm = await self.client.create_dm(discord.Object(user_id))
-                await dm.send(notice, nonce=f"{row_id}r{seat}", allowed_mentions=QUIET)
-            except discord.HTTPException as e:  # DMs closed too: nowhere left to say it
+                await self.dms.send(
+                    user_id, notice, nonce=f"{row_id}r{seat}", allowed_mentions=QUIET
+                )
+            except DmsClosed:
+                continue  # refused before: not asked again until they use the bot
+            except discord.HTTPException as e:  # DMs closed too (remembered): nowhere left
                 log.info(
                     "could not tell %s that game %s's board was refused: %s", user_id, info.id, e
                 )
-                if e.code == CANNOT_DM:
-                    await self.service.refusals.note(DMS, user_id, e.code)
 
 
 Form = Callable[..., Awaitable[discord.Message]]

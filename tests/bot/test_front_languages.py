@@ -233,7 +233,8 @@ async def test_the_tree_sends_french_and_german_names_discord_accepts():
 
 
 class _Sent:
-    def __init__(self) -> None:
+    def __init__(self, channel_id: int = 0) -> None:
+        self.id = channel_id
         self.messages: list[dict[str, Any]] = []
 
     async def send(self, content: str, **kwargs: Any) -> Any:
@@ -246,7 +247,7 @@ class _Sent:
 
 class _Client:
     def __init__(self, guild_locale: str = "en-US") -> None:
-        self.dm = _Sent()
+        self.dm = _Sent(500)  # a DM channel: opened once, then known by its id
         self.channel = _Sent()
         self.guild_locale = guild_locale
 
@@ -256,8 +257,8 @@ class _Client:
     async def create_dm(self, user: Any) -> _Sent:
         return self.dm
 
-    def get_partial_messageable(self, channel_id: int) -> _Sent:
-        return self.channel
+    def get_partial_messageable(self, channel_id: int, *, type: Any = None) -> _Sent:
+        return self.dm if type == discord.ChannelType.private else self.channel
 
 
 def _interaction(user_id: int, locale: str) -> Any:
