@@ -2,13 +2,14 @@
 Swiss tournament, played by the real bot (discord.py, in this process) on the loopback
 Discord with one manual clock for both, advanced step by step through the days.
 
-Between steps the clock jumps (`WeekPlan.step_minutes`); within a step it stands still
-(the loopback's rate-limit buckets add the real time that passed, as discord.py waits out
-a `Retry-After` in real seconds: discord_loopback/ratelimits.py). Each step runs the
-bot's timer pass (`front.handle_due`: reminders, forfeits, tournament rounds, the outbox's
-retries), then the events planned for that moment, then the turns of the members whose
-time to answer has come: some answer within minutes, some after hours, some never (their
-games end on time), some resign a lost game.
+Between steps the clock jumps (`WeekPlan.step_minutes`), stopping wherever the outbox has
+a retry due for a timer pass, as the bot's own timer loop runs every minute. Within a step
+it stands still (the loopback's rate-limit buckets add the real time that passed, as
+discord.py waits out a `Retry-After` in real seconds: discord_loopback/ratelimits.py).
+Each step runs the bot's timer pass (`front.handle_due`: reminders, forfeits, tournament
+rounds, the outbox's retries), then the events planned for that moment, then the turns of
+the members whose time to answer has come: some answer within minutes, some after hours,
+some never (their games end on time), some resign a lost game.
 
 The events (at fractions of the week, so that a shorter week has them all): a game thread
 archived, one locked for some hours, Send Messages taken from a game's channel and given
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import ManualClock
+from bot.config import Config
 from bot.records import MatchInfo
 from bot.service import GameService
 from discord_loopback import Emulator, SimChannel, SimGuild, SimMember
@@ -48,6 +50,8 @@ TEMPERAMENTS = {
     "slow": (3 * HOUR, 16 * HOUR),
 }
 NEVER = math.inf
+TIMER_SECONDS = Config.timer_seconds  # the bot's timer loop runs this often
+MAX_RETRY_PASSES = 200  # timer passes for the outbox's retries within one step, at most
 ALPHA_CHANNELS = ("games", "games-2", "games-3", "games-4")
 
 
@@ -570,6 +574,24 @@ class Week:
         if not await self.bot.front.wait_idle(REPLY_TIMEOUT):
             self.troubles.append(f"day {self.elapsed() / DAY:.2f}: the bot was still answering")
 
+    async def _advance(self, seconds: float) -> None:
+        """Move the clock `seconds` on. Where the outbox has a retry due before then, the
+        clock stops there for a timer pass, as the bot's timer loop runs every
+        `TIMER_SECONDS`: a step is coarser than that loop, and a retry waits for none."""
+        end = self.clock.now() + seconds
+        store = self._service().store
+        for _ in range(MAX_RETRY_PASSES):
+            rows = await store.pending_announcements(end)
+            if not rows:
+                break
+            at = max(min(r["next_try"] for r in rows), self.clock.now() + TIMER_SECONDS)
+            if at >= end:
+                break
+            self.clock.advance(seconds=at - self.clock.now())
+            await self.bot.front.handle_due()
+            await self._idle()
+        self.clock.advance(seconds=max(0.0, end - self.clock.now()))
+
     async def play(self) -> None:
         step = self.plan.step_minutes * 60
         refresh_every = 6 * HOUR
@@ -581,11 +603,11 @@ class Week:
                 await self._refresh()
                 refreshed = self.clock.now()
             await self._idle()
-            self.clock.advance(seconds=step)
+            await self._advance(step)
         # The last timer passes: what is owed is sent, what is due applied.
         for _ in range(3):
             await self.bot.front.handle_due()
-            self.clock.advance(seconds=step)
+            await self._advance(step)
         await settle(self._service())
 
 
