@@ -38,7 +38,8 @@ def check_taker(info: ChallengeInfo, user_id: int, roles: Collection[int], *, no
         raise Refused(say("This challenge has expired."))
     if user_id == info.challenger.id:
         raise Refused(
-            # TRANSLATORS: {cancel} is the command /schotten cancel (a clickable mention).
+            # TRANSLATORS: {cancel} is the command /schotten cancel (a mention in English; in
+            # French and German its localised name, as code).
             say(
                 "You cannot accept your own challenge; to take it back, cancel it with {cancel}.",
                 cancel=command("cancel"),

@@ -746,7 +746,8 @@ class GameService:
             written = None  # the match's own parse below says what is wrong with it
         if written == "timeout" and not by_clock:
             raise Refused(
-                # TRANSLATORS: {resign} is the command /schotten resign (a clickable mention).
+                # TRANSLATORS: {resign} is the command /schotten resign (a mention in English; in
+                # French and German its localised name, as code).
                 say(
                     "Only the clock ends a game on time. To give up, use {resign}"
                     " (or type `resign`), which asks you to confirm first.",

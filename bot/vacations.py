@@ -71,7 +71,8 @@ class Vacations:
                 until = f"<t:{int(before.until)}:f>"
                 raise Refused(
                     # TRANSLATORS: {until} is a date Discord shows in the reader's own time
-                    # zone; {end} the command /schotten vacation end (a clickable mention).
+                    # zone; {end} the command /schotten vacation end (a mention in English; in
+                    # French and German its localised name, as code).
                     say(
                         "You are already on vacation until {until}; to change it, end it first"
                         " with {end}.",

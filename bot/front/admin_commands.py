@@ -141,7 +141,8 @@ async def settings_lines(front: CommandsFront, s: Settings, guild: int) -> list[
 
 def managers_change_them() -> str:
     """The head of the settings a member sees: who changes them, and with which command."""
-    # TRANSLATORS: {settings} is the command /schotten-admin settings (a clickable mention).
+    # TRANSLATORS: {settings} is the command /schotten-admin settings (a mention in English; in
+    # French and German its localised name, as code).
     return fill(
         _("Settings of this server (its managers change them with {settings})"),
         settings=mention(f"/{ADMIN} settings"),

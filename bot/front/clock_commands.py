@@ -49,7 +49,8 @@ class VacationCommands(app_commands.Group):
             status = await self.front.service.vacations.start(guild, interaction.user.id, days)
             assert status.until is not None
             # TRANSLATORS: {until} is a date Discord shows in the reader's own time zone;
-            # {end} is the command /schotten vacation end (a clickable mention).
+            # {end} is the command /schotten vacation end (a mention in English; in French and
+            # German its localised name, as code).
             head = fill(
                 _(
                     "🌴 You are on vacation until {until}: the clocks of your games on this"
@@ -84,7 +85,8 @@ class VacationCommands(app_commands.Group):
             elif status.allowed == 0:
                 head = _("This server allows no vacation.")
             else:
-                # TRANSLATORS: {start} is the command /schotten vacation start (a mention).
+                # TRANSLATORS: {start} is the command /schotten vacation start (a mention in
+                # English; in French and German its localised name, as code).
                 head = fill(
                     _("You are not on vacation. To stop your clocks while away: {start}"),
                     start=mention("vacation start"),

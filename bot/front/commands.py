@@ -267,7 +267,8 @@ class SchottenCommands(app_commands.Group):
                 )
                 for e in board.entries
             ] or [
-                # TRANSLATORS: {challenge} is the command /schotten challenge (a mention).
+                # TRANSLATORS: {challenge} is the command /schotten challenge (a mention in
+                # English; in French and German its localised name, as code).
                 fill(
                     _("Nobody has finished a rated game yet: {challenge} someone!"),
                     challenge=mention("challenge"),

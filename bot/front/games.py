@@ -178,7 +178,8 @@ def games_embed(listed: MyGames, page: int, *, in_dm: bool) -> tuple[discord.Emb
                 "You have no game under way and no open challenge in this server. Start one"
                 " with {challenge}!"
             )
-        # TRANSLATORS: {challenge} is the command /schotten challenge (a mention).
+        # TRANSLATORS: {challenge} is the command /schotten challenge (a mention in English; in
+        # French and German its localised name, as code).
         embed.description = fill(empty, challenge=mention("challenge"))
         return embed, number
     embed.description = _summary(listed)
@@ -250,7 +251,8 @@ class GamesPageButton(
     async def _turn(self, front: GamesFront, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.owner:
             raise Refused(
-                # TRANSLATORS: {games} is the command /schotten games (a mention).
+                # TRANSLATORS: {games} is the command /schotten games (a mention in English; in
+                # French and German its localised name, as code).
                 say(
                     "This list belongs to another member; {games} shows yours.",
                     games=command("games"),

@@ -54,7 +54,8 @@ def notification_lines(n: Notifications, *, updated: bool) -> list[str]:
         dm = _("• your hand by DM when it becomes your turn: on")
     else:
         # TRANSLATORS: {button} is the label of the board's button (Show my hand); {hand} is
-        # the command /schotten hand (a clickable mention).
+        # the command /schotten hand (a mention in English; in French and German its localised
+        # name, as code).
         dm = fill(
             _("• your hand by DM when it becomes your turn: off (**{button}** or {hand} shows it)"),
             button=localise(SHOW_HAND_BUTTON),

@@ -21,7 +21,8 @@ def post(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges anyone to Schotten Totten, Tactics" (or
     # "... any member of @Experts ..."); {role} is a Discord role (shown as "@Experts");
     # {button} is the label of the challenge's button (Accept); <t:{expires}:R> is shown by
-    # Discord as "in 10 hours"; {cancel} is the command /schotten cancel (a mention).
+    # Discord as "in 10 hours"; {cancel} is the command /schotten cancel (a mention in English; in
+    # French and German its localised name, as code).
     if info.for_role_id is not None:
         text = _(
             "{challenge}! The first member of {role} to press **{button}** plays. The"

@@ -178,7 +178,8 @@ def rules_topic(topic: str | None) -> tuple[str, str]:
     title, body = TOPICS[key]
     if key == "notation":
         # (The command is named in the text, where Discord shows a mention; not in the title.)
-        # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
+        # TRANSLATORS: {move} is the command /schotten move (a mention in English; in French and
+        # German its localised name, as code).
         typed = fill(_("Type moves with {move}."), move=mention("move"))
         # TRANSLATORS: the last line of the page on writing moves; in French and German, say
         # that the English words work too (`claim 4`, `draw tactic`, `retreat 2 5`).

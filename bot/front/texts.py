@@ -178,7 +178,8 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     if info.is_over:
         state = turn_line(info)
     elif info.to_decide == seat:
-        # TRANSLATORS: {move} is the command /schotten move (a clickable mention).
+        # TRANSLATORS: {move} is the command /schotten move (a mention in English; in French and
+        # German its localised name, as code).
         state = fill(_("**Your move.** Choose below, or type {move}."), move=mention("move"))
     else:
         state = fill(_("Waiting for {player}."), player=opponent)
@@ -271,7 +272,8 @@ def turn_ping(info: MatchInfo, user_id: int) -> str:
 
 def board_without_picture() -> str:
     # TRANSLATORS: added under a board posted as text only, when Discord refused its picture.
-    # TRANSLATORS: {board} is the command /schotten board (a clickable mention).
+    # TRANSLATORS: {board} is the command /schotten board (a mention in English; in French and
+    # German its localised name, as code).
     return "\n" + fill(
         _("*(Discord refused the picture here; {board} shows it.)*"), board=mention("board")
     )
@@ -359,14 +361,15 @@ def board_refused(info: MatchInfo, code: int) -> str:
             " goes on: your hand and its buttons come here, and {board} shows the"
             " board."
         )
-    # TRANSLATORS (above): {board} is the command /schotten board (a clickable mention).
+    # TRANSLATORS (above): {board} is the command /schotten board (a mention in English; in French
+    # and German its localised name, as code).
     return fill(text, channel=info.channel_id, id=info.id, code=code, board=mention("board"))
 
 
 def challenge_text(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
     # <t:{expires}:R> is shown by Discord as "in 10 minutes"; {accept} is the command
-    # /schotten accept (a clickable mention).
+    # /schotten accept (a mention in English; in French and German its localised name, as code).
     text = fill(
         _(
             "<@{user}>: {challenge}! Accept or decline below (or {accept})."

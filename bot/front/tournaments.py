@@ -128,7 +128,8 @@ def _kind(t: TournamentInfo) -> str:
 def _sign_up(status: str) -> str:
     if status == "open":
         # TRANSLATORS: {join} is the label of the announcement's button; {start} the
-        # command /schotten tournament start (a clickable mention).
+        # command /schotten tournament start (a mention in English; in French and German its
+        # localised name, as code).
         return fill(
             _("Press **{join}** to play; the creator or a manager starts it with {start}."),
             join=localise(JOIN_BUTTON),

@@ -150,7 +150,8 @@ class Tournaments:
         if live or rows:
             return await self.get((live or rows)[0]["id"])  # else the last, finished or not
         raise NotFound(
-            # TRANSLATORS: {create} is the command /schotten-admin tournament create (a mention).
+            # TRANSLATORS: {create} is the command /schotten-admin tournament create (a mention in
+            # English; in French and German its localised name, as code).
             say(
                 "No tournament is open or running on this server; a manager can create one"
                 " with {create}.",
