@@ -35,6 +35,7 @@ from bot.front.privacy import understood as privacy_understood
 from bot.front.replies import report
 from bot.front.translator import CommandTranslator
 from bot.notation import aliases
+from bot.refusals import THREAD_LOCKED
 from bot.service import BEAT_SECONDS, GameService
 from engine.api import prepare as prepare_engine
 from lang import LANGUAGES, language_of, use
@@ -260,6 +261,15 @@ class SchottenBot(discord.AutoShardedClient):
         remembered as a refusal, bot/refusals.py)."""
         if self.service is not None and before.locked and not after.locked:
             await self.service.refusals.reopened(after.id, itself=True, threads=False)
+
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """A thread shown to the bot again, as when it is unarchived (discord.py keeps no
+        archived thread, so no THREAD_UPDATE reaches on_thread_update): unlocked, a lock
+        remembered there is forgotten."""
+        if self.service is None or thread.locked:
+            return
+        if await self.service.refusals.channel_closed(thread.id) == THREAD_LOCKED:
+            await self.service.refusals.reopened(thread.id, itself=True, threads=False)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self._in_server(guild)

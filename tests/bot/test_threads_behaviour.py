@@ -304,3 +304,37 @@ async def test_a_tournament_in_a_full_server_asks_for_threads_once_in_a_while(pl
         assert refused_threads() == 1
         assert not await bot.front.tournaments.to_start()
         assert len(guild.threads) == 2
+
+
+async def test_a_thread_closed_and_locked_then_reopened_gets_its_boards_again(
+    place: Place,
+) -> None:
+    emu, guild, alice, bob, db, clock = place
+    async with running_bot(emu, db, clock) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        players = players_of(alice, bob)
+        info = await play_by_dm(bot, emu, players, info.id, thread, 1)
+        # A moderator closes and locks the thread: discord.py forgets archived threads, so
+        # the bot learns of the lock from Discord's refusal (once), then remembers it.
+        emu.world.lock_thread(thread)
+        emu.world.archive_thread(thread)
+        before = info.version
+        info = await play_by_dm(bot, emu, players, info.id, thread, 4)
+        rows = [r for r in await statuses(bot, info.id) if r[0] > before]
+        assert rows and all(s == "dead" and "160005" in e for _, s, e in rows), rows
+        assert len([r for r in answered(emu, 403) if str(thread.id) in r]) == 1
+        # Reopened (unlocked, then unarchived): the next board goes to the thread again.
+        emu.world.lock_thread(thread, locked=False)
+        emu.world.update_channel(thread, {"archived": False})
+        reopened = info.version
+        for _ in range(500):  # until the bot has heard it (THREAD_UPDATE)
+            if await bot.service.refusals.channel_closed(thread.id) is None:
+                break
+            await asyncio.sleep(0.02)
+        while not [r for r in await statuses(bot, info.id) if r[0] > reopened]:
+            info = await play_by_dm(bot, emu, players, info.id, thread, 1)
+        assert (await statuses(bot, info.id))[-1][1] == "sent"
+        assert (
+            board_posts(thread)[-1].attachments[0].filename == f"board-{info.id}-{info.version}.png"
+        )
