@@ -6,6 +6,12 @@ file; the store's part on both stores."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.front.dm_channels import DmChannels, DmsClosed
 from bot.sandbox import running_bot
 from discord_loopback import Emulator
 
@@ -127,3 +133,56 @@ async def test_the_store_keeps_replaces_and_forgets_a_dm_channel(service, clock)
     await service.forget_member(ALICE.id, 0)
     assert await store.dm_channel(ALICE.id) is None
     assert await store.dm_channel(BOB.id) == 700
+
+
+class _Channel:
+    def __init__(self, client: _Client, channel_id: int) -> None:
+        self.client = client
+        self.id = channel_id
+
+    async def send(self, content: str | None = None, **kwargs) -> SimpleNamespace:
+        if self.client.closed:  # the member closed their DMs: Discord's 403, 50007
+            response = SimpleNamespace(status=403, reason="Forbidden")
+            message = {"code": 50007, "message": "Cannot send messages to this user"}
+            raise discord.Forbidden(response, message)  # type: ignore[arg-type]
+        self.client.sent.append((self.id, content))
+        return SimpleNamespace(id=len(self.client.sent))
+
+
+class _Client:
+    """discord.py's client as DmChannels uses it: opening a DM channel, and a partial one."""
+
+    def __init__(self) -> None:
+        self.opened: list[int] = []
+        self.sent: list[tuple[int, str | None]] = []
+        self.closed = False
+
+    async def create_dm(self, user) -> _Channel:
+        self.opened.append(user.id)
+        return _Channel(self, 600 + user.id)
+
+    def get_partial_messageable(self, channel_id: int, *, type=None) -> _Channel:
+        assert type is discord.ChannelType.private
+        return _Channel(self, channel_id)
+
+
+async def test_a_member_whose_dms_were_refused_gets_no_dm_opened_or_sent(service):
+    client = _Client()
+    dms = DmChannels(client, service.store, service.refusals, service.clock)  # type: ignore[arg-type]
+    await dms.send(ALICE.id, "one")
+    await dms.send(ALICE.id, "two")
+    assert client.opened == [ALICE.id] and client.sent == [(601, "one"), (601, "two")]
+    # Discord refuses a DM (50007): remembered in the one place every DM goes through...
+    client.closed = True
+    with pytest.raises(discord.Forbidden):
+        await dms.send(ALICE.id, "three")
+    assert await service.refusals.dms_closed(ALICE.id)
+    # ...so the next one asks nothing of Discord (bot/refusals.py), nor opens a channel for
+    # a member whose DMs are remembered closed.
+    client.closed = False
+    with pytest.raises(DmsClosed):
+        await dms.send(ALICE.id, "four")
+    await service.refusals.note("dms", BOB.id, 50007)
+    with pytest.raises(DmsClosed):
+        await dms.send(BOB.id, "five")
+    assert client.opened == [ALICE.id] and len(client.sent) == 2
