@@ -34,6 +34,10 @@ from lang import DEFAULT, language_of
 Source = SchottenBot | GameService
 
 PREFERRED = ("claim", "control", "Claim", "Take")
+# A simulated member takes this long to make a move, on the loopback's clock: members do
+# not play a move a millisecond, and Discord's rate-limit buckets (5 posts per 5 s in a
+# channel) refill while they think, as on a server, instead of discord.py waiting them out.
+MOVE_SECONDS = 2.0
 
 
 class SimPlayer:
@@ -241,6 +245,7 @@ async def play_to_the_end(
             continue
         assert user is not None
         player = players[user]
+        emu.advance(MOVE_SECONDS)
         if player.rng.random() < player.clicks:
             await player.move_by_clicks(channel, match_id, info.version)
         else:
