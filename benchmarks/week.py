@@ -83,7 +83,7 @@ async def stalled_games(
     stalled = 0
     for table in tables:
         info = await service.match(table.match_id)
-        if info.is_over:
+        if info.status != "active":
             continue
         pending = await service.store.pending_announcements(float("inf"), info.id)
         late = any(now - r["created_at"] > OVERDUE for r in pending)
@@ -118,7 +118,9 @@ def bot_requests(emu: Emulator) -> int:
 
 
 async def games_finished(service: GameService, tables: Sequence[Table]) -> int:
-    return sum([(await service.match(t.match_id)).is_over for t in tables])
+    """Games that ended: played out, resigned, lost on time, or abandoned (by the status;
+    an abandoned game's rules never reached their end)."""
+    return sum([(await service.match(t.match_id)).status != "active" for t in tables])
 
 
 async def count(week: Week, service: GameService, emu: Emulator) -> dict[str, float]:

@@ -332,22 +332,23 @@ class Week:
         return True
 
     async def _members_leave(self) -> bool:
-        """Members leave the first server: one from a casual game under way, one from the
-        Swiss, and so on (`leavers` in all)."""
+        """Members leave the first server (`leavers` of them): players of its games under
+        way first, a casual game's and a Swiss game's in turn, else anyone there."""
         service = self._service()
+        live = [t for t in self.tables.values() if t.guild is self.alpha and not t.over]
+        casual = [t for t in live if not t.tournament]
+        swiss = [t for t in live if t.tournament]
+        order = [t for pair in zip(casual, swiss, strict=False) for t in pair]
+        order += [t for t in live if t not in order]
+        candidates: list[Player] = []
+        for table in order:
+            info = await service.match(table.match_id)
+            candidates += [self.players[u] for u in info.players if u in self.players][:1]
+        candidates += self.members_of(self.alpha)
         leaving: list[Player] = []
-        for kind in (False, True) * self.plan.leavers:
-            for table in self.tables.values():
-                if table.over or table.guild is not self.alpha or table.tournament != kind:
-                    continue
-                info = await service.match(table.match_id)
-                found = [self.players[u] for u in info.players if u in self.players]
-                fresh = [pl for pl in found if not pl.gone and pl not in leaving]
-                if fresh:
-                    leaving.append(fresh[0])
-                    break
-            if len(leaving) >= self.plan.leavers:
-                break
+        for pl in candidates:
+            if len(leaving) < self.plan.leavers and not pl.gone and pl not in leaving:
+                leaving.append(pl)
         for pl in leaving:
             pl.gone = True
             pl.member.guild.remove_member(pl.member)
@@ -428,7 +429,7 @@ class Week:
     def _plan_answer(self, table: Table, info: MatchInfo) -> None:
         """When the member to move will answer this position."""
         table.version = info.version
-        if info.is_over:
+        if info.status != "active":  # over, or ended otherwise (abandoned)
             table.over = True
             table.next_at = NEVER
             return
@@ -454,7 +455,7 @@ class Week:
             if table.over or table.busy:
                 continue
             info = await service.match(table.match_id)
-            if info.is_over:
+            if info.status != "active":  # over, or ended otherwise (abandoned)
                 table.over = True
             elif info.version != table.version:
                 self._plan_answer(table, info)
@@ -475,7 +476,7 @@ class Week:
         info = await service.match(table.match_id)
         mover = info.deciding_user
         for _ in range(8):
-            if info.is_over:
+            if info.status != "active":  # over, or ended otherwise (abandoned)
                 table.over = True
                 return
             if info.deciding_user != mover:
