@@ -31,6 +31,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from bot.sandbox import running_bot
 from bot.service import GameService
 from bot.store import DMS_CLOSED
 from discord_loopback import Emulator
+from discord_loopback.ratelimits import route_of
 
 OVERDUE = 15 * 60.0  # an announcement pending longer than this after it was written
 WINDOW = 600.0  # Discord's Invalid Request Limit counts 10 minutes
@@ -112,6 +114,17 @@ def invalid_per_window_max(times: Sequence[float], window: float = WINDOW) -> in
     return most
 
 
+def requests_by_route(emu: Emulator) -> Counter[str]:
+    """The bot's REST requests by route template and answer ("POST /channels/{channel_id}
+    /messages 200"): where the requests per move go."""
+    counted: Counter[str] = Counter()
+    for r in emu.requests:
+        if r.path.startswith("/api/"):
+            route = route_of(r.method, r.path.removeprefix("/api/v10"))[0]
+            counted[f"{route} {r.status}"] += 1
+    return counted
+
+
 def bot_requests(emu: Emulator) -> int:
     """REST requests the bot sent (the members act inside the loopback, not over HTTP)."""
     return sum(1 for r in emu.requests if r.path.startswith("/api/"))
@@ -123,7 +136,7 @@ async def games_finished(service: GameService, tables: Sequence[Table]) -> int:
     return sum([(await service.match(t.match_id)).status != "active" for t in tables])
 
 
-async def count(week: Week, service: GameService, emu: Emulator) -> dict[str, float]:
+async def count(week: Week, service: GameService, emu: Emulator) -> dict[str, Any]:
     """Every figure, read from the bot's database and the loopback's records (the lost
     announcements' reasons join the week's troubles)."""
     tables = list(week.tables.values())
@@ -143,6 +156,7 @@ async def count(week: Week, service: GameService, emu: Emulator) -> dict[str, fl
         # The outage's 503s and the refusals the bot met (the events did happen).
         "week_outage_answers": sum(1 for r in emu.requests if r.status == 503),
         "week_invalid_requests": len(emu.invalid_requests),
+        "routes": requests_by_route(emu),
     }
 
 
@@ -211,6 +225,9 @@ def run() -> Iterator[str]:
         f" {found['wall_seconds']:.0f} s of wall time; troubles: {len(found['troubles'])}",
         file=sys.stderr,
     )
+    moves = max(1, counts["week_moves"])
+    for route, n in counts["routes"].most_common(8):
+        print(f"#   {n / moves:.3f} a move: {route}", file=sys.stderr)
     for trouble in found["troubles"][:10]:
         print(f"#   {trouble}", file=sys.stderr)
     for name, unit in UNITS.items():
