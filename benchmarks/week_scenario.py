@@ -29,10 +29,11 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from bot.clock import ManualClock
 from bot.config import Config
+from bot.front.app import Front
+from bot.front.client import SchottenBot
 from bot.records import MatchInfo
 from bot.service import GameService
 from discord_loopback import Emulator, SimChannel, SimGuild, SimMember
@@ -116,7 +117,7 @@ class Table:
     channel_id: int
     guild: SimGuild
     tournament: bool
-    resign_after: int | None  # the loser's turns before resigning (None: play it out)
+    resign_after: int | None  # turns before the member to move resigns (None: play on)
     version: int = -1  # the version the next answer was planned for
     next_at: float = NEVER  # when the member to move answers (clock time)
     turns: int = 0
@@ -144,8 +145,7 @@ class Week:
         self.removed: set[int] = set()
         self._challenges: list[tuple[float, SimGuild, bool]] = []
         self._events: list[tuple[float, str, Callable[[], Awaitable[bool]]]] = []
-        self._started_at = 0.0
-        self.bot: Any = None
+        self.bot: SchottenBot | None = None
         self.service: GameService | None = None
         self.alpha, self.beta = self._build_world()
 
@@ -245,8 +245,7 @@ class Week:
             await (await pl.member.click(notice, label="Join")).reply(timeout=REPLY_TIMEOUT)
         started = await boss.slash(("schotten-admin", "tournament", "start"), where=where)
         await started.reply(timeout=REPLY_TIMEOUT)
-        assert self.bot is not None
-        (t,) = await self.bot.front.tournaments.live(guild.id)
+        (t,) = await self._front().tournaments.live(guild.id)
         self.tournaments.append(t.id)
 
     def _plan_events(self) -> None:
@@ -363,6 +362,10 @@ class Week:
 
     # -- the members' games ------------------------------------------------------------
 
+    def _front(self) -> Front:
+        assert self.bot is not None and self.bot.front is not None, "the bot has not started"
+        return self.bot.front
+
     def _service(self) -> GameService:
         assert self.service is not None
         return self.service
@@ -438,10 +441,9 @@ class Week:
         table.next_at = self.clock.now() + wait
 
     async def _find_tournament_games(self) -> None:
-        assert self.bot is not None
         service = self._service()
         for tid in self.tournaments:
-            for pairing in await self.bot.front.tournaments.pairings(tid):
+            for pairing in await self._front().tournaments.pairings(tid):
                 if pairing.match_id is None or pairing.match_id in self.tables:
                     continue
                 info = await service.match(pairing.match_id)
@@ -549,8 +551,7 @@ class Week:
                 what += ": nothing to act on"
                 self.missed.append(what)
             print(f"# week: day {self.elapsed() / DAY:.2f}: {what}", file=sys.stderr, flush=True)
-        assert self.bot is not None
-        await self.bot.front.handle_due()
+        await self._front().handle_due()
         while self._challenges and self._challenges[0][0] <= now:
             _, guild, again = self._challenges.pop(0)
             try:
@@ -572,7 +573,7 @@ class Week:
         """Until the bot has finished what the members' requests started (a hand's DM
         retired after the answer): the clock jumps only then, as minutes do not pass in
         the middle of an answer."""
-        if not await self.bot.front.wait_idle(REPLY_TIMEOUT):
+        if not await self._front().wait_idle(REPLY_TIMEOUT):
             self.troubles.append(f"day {self.elapsed() / DAY:.2f}: the bot was still answering")
 
     async def _advance(self, seconds: float) -> None:
@@ -589,7 +590,7 @@ class Week:
             if at >= end:
                 break
             self.clock.advance(seconds=at - self.clock.now())
-            await self.bot.front.handle_due()
+            await self._front().handle_due()
             await self._idle()
         self.clock.advance(seconds=max(0.0, end - self.clock.now()))
 
@@ -607,7 +608,7 @@ class Week:
             await self._advance(step)
         # The last timer passes: what is owed is sent, what is due applied.
         for _ in range(3):
-            await self.bot.front.handle_due()
+            await self._front().handle_due()
             await self._advance(step)
         await settle(self._service())
 
