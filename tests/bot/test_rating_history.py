@@ -231,6 +231,9 @@ async def wind_back_to_5(database):
     store = await open_store(database)
     try:
         async with store.transaction() as tx:
+            # Issue 38: members' DM channels, and what Discord refused.
+            await tx.run("DROP TABLE dm_channels")
+            await tx.run("DROP TABLE refusals")
             # Issue 30: members' data deleted on request.
             await tx.run("DROP TABLE forgotten")
             # Members' own notifications.
