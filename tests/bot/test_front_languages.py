@@ -262,8 +262,16 @@ class _Client:
 
 
 def _interaction(user_id: int, locale: str) -> Any:
+    """A slash command in a server's channel, with what `Front.listen` reads of it."""
     return SimpleNamespace(
-        locale=discord.Locale(locale), user=SimpleNamespace(id=user_id, bot=False)
+        locale=discord.Locale(locale),
+        user=SimpleNamespace(id=user_id, bot=False),
+        type=discord.InteractionType.application_command,
+        app_permissions=discord.Permissions(view_channel=True, send_messages=True),
+        channel=None,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        command=None,
     )
 
 
