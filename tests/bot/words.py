@@ -20,13 +20,20 @@ notation for the English-word check, but not for the card codes (a French member
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages import pofile
 
 from engine.cards import Tactic
 from lang import localise, speaking
 from lang.catalogs import translations
+
+LANG = Path(__file__).parents[2] / "lang"
+CONTEXTS = ("command name", "option name")
 
 # Words every English sentence of the bot is full of, and no French or German one has.
 ENGLISH = frozenset(
@@ -149,13 +156,35 @@ def commands_in(text: str, language: str) -> list[str]:
     """Commands a `language` reader sees with names their client does not list: in text
     (`/schotten move`), or as a mention (`</schotten move:123>`, shown `/schotten move`)."""
     shown = re.sub(r"</([^>:]+):\d+>", r"`/\1`", text)  # as the client shows it
+    names = english_command_names()
     catalog = translations(language)
+    localised = {catalog.pgettext(context, n) for n, context in english_names_in_context()}
 
     def english(word: str) -> bool:
-        return any(catalog.pgettext(c, word) != word for c in ("command name", "option name"))
+        # A name the reader's language shares with English ("notation") is their own.
+        return word in names and word not in localised
 
     found = re.finditer(r"/schotten(?:-admin)?((?: [a-zäöüéèàç_-]+){0,2})", shown)
     return [m.group(0) for m in found if any(english(w) for w in m.group(1).split())]
+
+
+@functools.cache
+def english_command_names() -> frozenset[str]:
+    """The commands' and options' English names, read from the commands' template (not
+    looked up in a catalog: a lookup of a French word would count as a missing message)."""
+    return frozenset(name for name, _ in english_names_in_context())
+
+
+@functools.cache
+def english_names_in_context() -> frozenset[tuple[str, str]]:
+    """Each English command or option name with its catalog context."""
+    with (LANG / "templates" / "commands.pot").open("rb") as f:
+        catalog = pofile.read_po(f)
+    return frozenset(
+        (m.id, m.context)
+        for m in catalog
+        if isinstance(m.id, str) and m.id and m.context in CONTEXTS
+    )
 
 
 @dataclass(frozen=True)
