@@ -44,8 +44,12 @@ def bot_database(tmp_path):
 
 
 @pytest.fixture
-async def world(bot_database):
-    async with Emulator() as emu, emu.point_discord():
+async def world(bot_database, request):
+    # A test about something else may switch one of Discord's behaviours off, by name
+    # (`@pytest.mark.without("rate_limits")`), saying why; all are on otherwise.
+    marker = request.node.get_closest_marker("without")
+    without = marker.args if marker is not None else ()
+    async with Emulator(without=without) as emu, emu.point_discord():
         guild = emu.create_guild("Test Server")
         alice = guild.add_member("Alice")
         bob = guild.add_member("Bob")
