@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.clock import ManualClock
-from bot.sandbox import SimPlayer, running_bot, wait_for_announcements
+from bot.sandbox import MOVE_SECONDS, SimPlayer, running_bot, wait_for_announcements
 from discord_loopback import permissions as perms
 from engine.api import new_match
 
@@ -45,6 +45,7 @@ async def play_by_dm(bot, emu, players, match_id, channel, moves):
     for _ in range(moves):
         if info.is_over:
             break
+        emu.advance(MOVE_SECONDS)  # members think: Discord's buckets refill meanwhile
         await players[info.deciding_user].move_by_clicks(channel, match_id, info.version)
         info = await settle(bot, match_id, info.version)
     return info
