@@ -36,7 +36,9 @@ def test_every_row_says_the_rule_how_it_is_played_and_names_tests_that_exist() -
     for name, cells in table_rows().items():
         assert len(cells) == 3 and all(cells), f"{name}: {cells}"
         files = re.findall(r"(tests/[\w/]+\.py)", cells[2])
-        assert files, f"{name}: no test file named in {cells[2]!r}"
+        # One test that fails if the loopback stops playing it, one if the bot mishandles it.
+        assert any(f.startswith("tests/discord_loopback/") for f in files), name
+        assert any(f.startswith("tests/bot/") for f in files), name
         for file in files:
             assert (ROOT / file).is_file(), f"{name}: {file} does not exist"
         for test in re.findall(r"::(test_\w+)", cells[2]):
