@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -147,9 +148,22 @@ def check_shards(shards: tuple[int, int] | None, count: int | None) -> None:
         )
 
 
+# `scheme://` at the start: a URL, not a file path.
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def database_of(text: str) -> Path | str:
-    """A PostgreSQL URL stays a string (a Path would fold its //); a file is a Path."""
-    return text if is_postgres(text) else Path(text)
+    """A PostgreSQL URL stays a string (a Path would fold its //); a file is a Path. A URL
+    of any other database is refused (it would be taken for a file's path)."""
+    if is_postgres(text):
+        return text
+    if _URL.match(text):
+        raise ConfigError(
+            f"database = {safe_database(text)!r} is not a PostgreSQL URL; use a SQLite file"
+            ' path, or a URL such as "postgresql://bot@localhost/schotten" (PostgreSQL is the'
+            " only database server the bot supports)."
+        )
+    return Path(text)
 
 
 def _typed(value: Any, kind: type) -> bool:
@@ -221,9 +235,13 @@ def load_config(path: str | Path | None, *, environ: dict[str, str] | None = Non
         check_shards(shards, shard_count)
     except ConfigError as e:
         raise ConfigError(f"{where}: {e}") from None
+    try:
+        database = database_of(str(bot.get("database", "schotten.sqlite3")))
+    except ConfigError as e:
+        raise ConfigError(f"{where}: [bot] {e}") from None
     return Config(
         token=env.get("DISCORD_TOKEN") or bot.get("token") or None,
-        database=database_of(str(bot.get("database", "schotten.sqlite3"))),
+        database=database,
         synchronous=str(bot.get("synchronous", "full")).lower(),
         pool_size=int(bot.get("pool_size", 10)),
         shards=shards,

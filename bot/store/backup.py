@@ -3,7 +3,8 @@
 A backup of a SQLite database is taken with SQLite's online backup API while the bot runs:
 the copy is one consistent snapshot (a single step holds a read transaction, which WAL lets
 the bot's writes go on beside), checked with `PRAGMA integrity_check` before it is kept.
-PostgreSQL has its own tool, `pg_dump`; the command to run is printed, password masked.
+PostgreSQL has its own tool, `pg_dump`; the command to run is printed with no password in
+it (pg_dump reads PGPASSWORD or ~/.pgpass, or asks).
 
 A restore is `migrate-db` from the backup into the configured database: refused when that
 database holds data, and checked afterwards (every game replays to its stored state).
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from bot.store.interface import is_postgres, safe_database
+from bot.store.interface import is_postgres, without_password
 
 
 class BackupError(Exception):
@@ -40,19 +41,21 @@ class BackupReport:
 
 
 def pg_dump_command(url: str, file: Path) -> str:
-    """The `pg_dump` line for a PostgreSQL bot, the password masked (pg_dump asks for it,
-    or reads ~/.pgpass or PGPASSWORD)."""
-    masked = safe_database(url)
-    user = urlsplit(url).username
-    hint = " (give the password when asked, or set PGPASSWORD)" if user else ""
-    return f"pg_dump --format=custom --file {file} '{masked}'{hint}"
+    """The `pg_dump` line for a PostgreSQL bot, to run as printed: its URL carries no
+    password at all (a masked `***` would be sent as the password), so pg_dump takes it from
+    PGPASSWORD or ~/.pgpass, or asks for it."""
+    return (
+        f"pg_dump --format=custom --file {shlex.quote(str(file))}"
+        f" {shlex.quote(without_password(url))}"
+    )
 
 
 async def backup(database: str | Path, file: Path) -> BackupReport:
     if is_postgres(database):
         raise BackupError(
             "This bot keeps its games in PostgreSQL, whose own tool makes consistent backups"
-            f" while it runs: {pg_dump_command(str(database), file)}"
+            " while it runs. Run this (pg_dump asks for the password, or reads it from"
+            f" PGPASSWORD or ~/.pgpass):\n{pg_dump_command(str(database), file)}"
         )
     source = Path(database)
     if not source.is_file():

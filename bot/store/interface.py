@@ -19,6 +19,7 @@ one active match per channel by a unique index.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
@@ -49,18 +50,29 @@ def is_postgres(database: str | Path) -> bool:
     return str(database).startswith(("postgresql://", "postgres://"))
 
 
+# `scheme://user:password@` at the start of a database setting, also as a Path folds it
+# (`scheme:/user:password@`): the userinfo runs to the netloc's last @, as urlsplit reads it.
+_URL_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^/?#@:]*):[^/?#]*@")
+# A password given as a query parameter (libpq reads `?password=`).
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+
+
 def safe_database(database: Path | str) -> str:
-    """The database for logs: a URL's password is replaced by ***."""
-    text = str(database)
-    if not is_postgres(text):
-        return text
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    """The database for logs and messages: a URL's password, whatever its scheme, is
+    replaced by ***."""
+    return _QUERY_PASSWORD.sub(r"\1***", _URL_PASSWORD.sub(r"\1:***@", str(database), count=1))
+
+
+def without_password(url: str) -> str:
+    """A PostgreSQL URL with no password in it at all, to be used as printed: libpq then
+    takes the password from PGPASSWORD or ~/.pgpass, or asks for it."""
+    parts = urlsplit(url)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    netloc = f"{userinfo.partition(':')[0]}@{hostport}" if at else parts.netloc
+    query = "&".join(
+        p for p in parts.query.split("&") if p and not p.lower().startswith("password=")
+    )
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 @dataclass(frozen=True, slots=True)

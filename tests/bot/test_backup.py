@@ -1,6 +1,6 @@
 """`schotten-bot backup` while moves keep coming, and `restore` into SQLite or PostgreSQL:
 every backup is one consistent moment that replays every game; a restore refuses a
-database holding data; a PostgreSQL bot is told the pg_dump command, password masked."""
+database holding data; a PostgreSQL bot is told the pg_dump command, which works as printed."""
 
 from __future__ import annotations
 
@@ -89,11 +89,62 @@ def test_the_commands(tmp_path, capsys, pg_url):
     fresh.write_text(f'[bot]\ndatabase = "{tmp_path / "new.sqlite3"}"\n')
     assert main(["restore", str(file), "--config", str(fresh)]) == 0
     assert "1 match" in capsys.readouterr().out
-    # PostgreSQL: pg_dump's command, the password masked.
+    # PostgreSQL: pg_dump's command, with no password in it.
     secret = pg_url.replace("postgres@", "postgres:Hidden-Pass@")
     pg = tmp_path / "pg.toml"
     pg.write_text(f'[bot]\ndatabase = "{secret}"\n')
     assert main(["backup", str(tmp_path / "pg.dump"), "--config", str(pg)]) == 2
     err = capsys.readouterr().err
-    assert "pg_dump --format=custom" in err and "postgres:***@" in err
+    assert "pg_dump --format=custom" in err and "postgresql://postgres@" in err
     assert "Hidden-Pass" not in err and not (tmp_path / "pg.dump").exists()
+
+
+async def test_the_printed_pg_dump_command_works_as_pasted(tmp_path, capsys, pg_cluster, pg_url):
+    """The command printed for a PostgreSQL bot, pasted into a shell with PGPASSWORD set,
+    dumps the database (it once carried `***` as the password: refused, an empty file)."""
+    import os
+    import shutil
+    import subprocess
+
+    import asyncpg
+
+    from tests.pg import GUARDED
+
+    password = "Pasted-Pa55"
+    name = pg_url.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(pg_cluster.url())
+    try:
+        await admin.execute(f"DROP ROLE IF EXISTS {GUARDED}")
+        await admin.execute(f"CREATE ROLE {GUARDED} LOGIN PASSWORD '{password}'")
+        await admin.execute(f"ALTER DATABASE {name} OWNER TO {GUARDED}")
+    finally:
+        await admin.close()
+    # The bot's own database, written through the URL with the password (the cluster asks
+    # GUARDED for it).
+    secret = pg_url.replace("postgres@", f"{GUARDED}:{password}@")
+    service = await GameService.open(secret)
+    try:
+        await start(service)
+    finally:
+        await service.close()
+    config = tmp_path / "pg.toml"
+    config.write_text(f'[bot]\ndatabase = "{secret}"\n')
+    dump = tmp_path / "bot dump.pgdump"  # a space: the file is quoted for the shell too
+    assert await asyncio.to_thread(main, ["backup", str(dump), "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert password not in err and "***" not in err and "PGPASSWORD" in err, err
+    command = [line for line in err.splitlines() if line.startswith("pg_dump ")]
+    assert len(command) == 1, err
+    assert command[0].endswith(f" postgresql://{GUARDED}@127.0.0.1:{pg_cluster.port}/{name}")
+    env = {**os.environ, "PGPASSWORD": password}
+    env.pop("PGPASSFILE", None)
+    done = subprocess.run(
+        ["bash", "-c", command[0]], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert dump.stat().st_size > 0
+    if shutil.which("pg_restore"):
+        listing = subprocess.run(
+            ["pg_restore", "--list", str(dump)], capture_output=True, text=True, check=True
+        )
+        assert "TABLE public matches" in listing.stdout, listing.stdout

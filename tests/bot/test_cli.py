@@ -178,3 +178,47 @@ def test_the_tour_follows_a_game_between_members_in_one_process(tmp_path, capsys
     assert main(["sandbox", "--tour", "--computer", "easy", "--out", out]) == 2
     assert "--tour follows a game between two members" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # refused before anything ran
+
+
+async def test_unknown_database_schemes_are_refused_and_no_password_is_logged(
+    tmp_path, capsys, caplog, unused_tcp_port
+):
+    """A URL of another database is refused in one line (it was taken for a SQLite path
+    and logged with its password); no log line or repr shows a password, whatever the
+    scheme."""
+    import logging
+    from pathlib import Path
+
+    from bot.config import Config
+    from discord_loopback import point_discord_at_url
+
+    caplog.set_level(logging.DEBUG)
+    path = tmp_path / "c.toml"
+    for url in ("mysql://bot:s3cret@127.0.0.1/schotten", "sqlite://bot:s3cret@x/y.db"):
+        path.write_text(f'[bot]\ntoken = "t"\ndatabase = "{url}"\n')
+        with pytest.raises(ConfigError) as err:
+            load_config(path, environ={})
+        message = str(err.value)
+        assert "\n" not in message and "s3cret" not in message, message
+        assert "is not a PostgreSQL URL" in message and "postgresql://" in message, message
+        assert await asyncio.to_thread(main, ["run", "--config", str(path)]) == 2
+        out = capsys.readouterr()
+        assert "is not a PostgreSQL URL" in out.err and out.err.count("\n") == 1, out.err
+        assert "s3cret" not in out.err + out.out + caplog.text
+    # A PostgreSQL URL: the start-up's log lines mask its password (nothing listens there).
+    url = f"postgresql://bot:s3cret@127.0.0.1:{unused_tcp_port}/schotten"
+    path.write_text(f'[bot]\ntoken = "t"\ndatabase = "{url}"\n')
+    with point_discord_at_url(f"http://127.0.0.1:{unused_tcp_port}"):
+        assert await asyncio.wait_for(_run(path), timeout=60) == 3
+    out = capsys.readouterr()
+    assert "starting with Config(" in caplog.text and "bot:***@127.0.0.1" in caplog.text
+    assert "s3cret" not in out.err + out.out + caplog.text
+    # A Config made some other way masks any URL's password too, even folded by a Path.
+    for database in (
+        "mysql://bot:s3cret@127.0.0.1/schotten",
+        Path("mysql://bot:s3cret@127.0.0.1/schotten"),
+        "postgresql://bot:s3cret@[::1]:5432/schotten?sslmode=require",
+        "postgresql://bot@127.0.0.1/schotten?password=s3cret",
+    ):
+        assert "s3cret" not in repr(Config(database=database)), database
+        assert "s3cret" not in str(Config(database=database)), database
