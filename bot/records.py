@@ -44,6 +44,8 @@ class ChallengeInfo:
     created_at: float | None = None
     # Hours per move for the game (bot/timing.py); None: the server's reminder and forfeit.
     clock_hours: float | None = None
+    # Its clock is the server's forfeit time, none chosen: reminded after `reminder_hours`.
+    server_clock: bool = False
 
     def describe(self) -> Phrase:
         """For the channel: "Alice challenges Bob to Schotten Totten, Tactics, 3 rounds"."""

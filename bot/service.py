@@ -368,6 +368,7 @@ class GameService:
                 now=now,
                 expires_at=now + settings.challenge_hours * 3600,
                 clock_hours=_clock(clock_hours, settings),
+                server_clock=_server_clock(clock_hours, settings),
             )
         info = await self.challenge_info(cid)
         return info
@@ -401,6 +402,7 @@ class GameService:
                 expires_at=now + settings.challenge_hours * 3600,
                 for_role_id=None if for_role_id == guild_id else for_role_id,  # @everyone: all
                 clock_hours=_clock(clock_hours, settings),
+                server_clock=_server_clock(clock_hours, settings),
             )
         return await self.challenge_info(cid)
 
@@ -430,6 +432,7 @@ class GameService:
             for_anyone=bool(row["for_anyone"]),
             for_role_id=row["for_role_id"],
             clock_hours=row["clock_hours"],
+            server_clock=bool(row["server_clock"]),
             created_at=row["created_at"],
         )
 
@@ -516,6 +519,7 @@ class GameService:
                 spec=info.spec,
                 ai_level=info.ai_level,
                 clock_hours=info.clock_hours,
+                server_clock=info.server_clock,
             )
             if info.opponent is None:
                 await self.store.set_challenge_match(tx, challenge_id, mid)
@@ -534,10 +538,12 @@ class GameService:
         ai_level: str | None = None,
         tournament_id: int | None = None,
         clock_hours: float | None = None,
+        server_clock: bool = False,
     ) -> int:
         """A new match with a fresh seed, and its opening announcements, in `tx`: seat 0 is
         `players[0]`; with `ai_level`, seat 1 is the computer; `clock_hours`: its time per
-        move (None: the server's settings, as tournament games have)."""
+        move (None: the server's settings, as tournament games have); `server_clock`: that
+        time is the server's forfeit time, none chosen (reminded after `reminder_hours`)."""
         seed = self.seeds()
         match = new_match(spec, seed)
         now = self.clock.now()
@@ -564,6 +570,7 @@ class GameService:
             turn=_turn(None, False, []),
             tournament_id=tournament_id,
             clock_hours=clock_hours,
+            server_clock=int(server_clock),
         )
         rows, _ = self._position(mid, 0, match, state, ai_seat, events=[], started=True, mover=None)
         await self.store.add_announcements(tx, rows, self.boot, now)
@@ -1411,6 +1418,12 @@ def _clock(clock_hours: float | None, settings: Settings) -> float | None:
     if clock_hours is None and settings.forfeit_hours > 0:
         return settings.forfeit_hours
     return clock_hours
+
+
+def _server_clock(clock_hours: float | None, settings: Settings) -> bool:
+    """Whether a new challenge's clock is the server's forfeit time (none chosen): its game
+    is then reminded after the server's `reminder_hours`, as the settings say."""
+    return clock_hours is None and settings.forfeit_hours > 0
 
 
 def _result(seat: int, winner: int | None) -> str:

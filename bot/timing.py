@@ -2,9 +2,11 @@
 
 A game with a clock (`matches.clock_hours`, chosen in the challenge) gives the player to
 move that long for each decision: the reminder goes out once `REMINDER_SHARE` of it is
-used, and the game is lost on time at its end. A game without one (made before clocks
-existed, a tournament game, or one started while the server had no forfeit on time)
-follows the server's `reminder_hours` and `forfeit_hours`, as before.
+used, and the game is lost on time at its end. A game whose challenge chose none takes
+the server's forfeit time as its clock (`matches.server_clock`) and is reminded after the
+server's `reminder_hours`, as the settings say, if that comes before the forfeit. A game
+without a clock (made before clocks existed, a tournament game, or one started while the
+server had no forfeit on time) follows the server's `reminder_hours` and `forfeit_hours`.
 
 A member on vacation has their clock stopped: time counts only outside their vacations
 (`counted`), so every deadline moves by exactly the time spent on vacation (`deadline`).
@@ -80,10 +82,20 @@ class Budgets:
     forfeit: float | None
 
 
-def budgets(clock_hours: float | None, reminder_hours: float, forfeit_hours: float) -> Budgets:
-    """A game's budgets: from its own clock, or (None) from the server's settings."""
+def budgets(
+    clock_hours: float | None,
+    reminder_hours: float,
+    forfeit_hours: float,
+    server_clock: bool = False,
+) -> Budgets:
+    """A game's budgets: from its own clock, or (None) from the server's settings. A clock
+    that is the server's forfeit time (`server_clock`, none chosen) reminds after
+    `reminder_hours`, or never if the forfeit comes first."""
     if clock_hours is not None and clock_hours > 0:
         seconds = clock_hours * 3600
+        if server_clock:
+            reminder = reminder_hours * 3600
+            return Budgets(reminder if reminder < seconds else None, seconds)
         return Budgets(seconds * REMINDER_SHARE, seconds)
     forfeit = forfeit_hours * 3600 if forfeit_hours > 0 else None
     return Budgets(reminder_hours * 3600, forfeit)

@@ -116,7 +116,12 @@ async def settings_lines(front: CommandsFront, s: Settings, guild: int) -> list[
         "challenge": f"{s.challenge_hours:g}",
     }
     return [
-        fill(_("• turn reminder after {hours} h"), hours=hours["reminder"]),
+        # A game with a clock chosen in its challenge is reminded at a third of it instead
+        # (bot/timing.py): said here, so that the setting promises only what it does.
+        fill(
+            _("• turn reminder after {hours} h (games with their own clock: at a third of it)"),
+            hours=hours["reminder"],
+        ),
         _("• forfeit on time: off")
         if s.forfeit_hours == 0
         else fill(_("• forfeit on time: after {hours} h"), hours=hours["forfeit"]),

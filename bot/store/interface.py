@@ -565,13 +565,15 @@ class Store:
         expires_at: float,
         for_role_id: int | None = None,
         clock_hours: float | None = None,
+        server_clock: bool = False,
     ) -> int:
         """A challenge; with no `opponent_id`, an open one that the first member to accept
-        takes (only a member of `for_role_id`, if given)."""
+        takes (only a member of `for_role_id`, if given). `server_clock`: its clock is the
+        server's forfeit time, no clock having been chosen."""
         return await tx.insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, spec,"
-            " ai_level, created_at, expires_at, for_anyone, for_role_id, clock_hours)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " ai_level, created_at, expires_at, for_anyone, for_role_id, clock_hours,"
+            " server_clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -584,6 +586,7 @@ class Store:
                 int(opponent_id is None),
                 for_role_id,
                 clock_hours,
+                int(server_clock),
             ),
         )
 
@@ -787,12 +790,14 @@ class Store:
         time, not counting vacations (which only move deadlines later: the service checks
         each row against them), with each match's `reminder_hours` and `forfeit_hours`:
         from its own clock (the reminder at `reminder_share` of it), or the server's
-        settings for a match without one. Games against the computer wait for the
-        computer, which never needs reminding."""
+        settings for a match without one; a match whose clock is the server's forfeit time
+        (`server_clock`) is reminded after the server's `reminder_hours` (bot/timing.py).
+        Games against the computer wait for the computer, which never needs reminding."""
         d = self.defaults
         return await self._all(
             "SELECT * FROM (SELECT m.*, u0.name AS name0, u1.name AS name1,"
-            " CASE WHEN m.clock_hours IS NULL THEN COALESCE(s.reminder_hours, ?)"
+            " CASE WHEN m.clock_hours IS NULL OR m.server_clock = 1"
+            " THEN COALESCE(s.reminder_hours, ?)"
             " ELSE m.clock_hours * ? END AS reminder_hours,"
             " COALESCE(m.clock_hours, s.forfeit_hours, ?) AS forfeit_hours"
             f" FROM {MATCHES_JOINED} LEFT JOIN settings s ON s.guild_id = m.guild_id"

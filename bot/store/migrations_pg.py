@@ -327,6 +327,11 @@ MIGRATIONS: list[str] = [
         opened_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # A clock that is the server's forfeit time (see bot/store/migrations_sqlite.py).
+    """
+    ALTER TABLE challenges ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

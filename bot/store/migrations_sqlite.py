@@ -385,6 +385,13 @@ MIGRATIONS: list[str] = [
         opened_at REAL NOT NULL
     );
     """,
+    # Whether a game's clock is the server's forfeit time, taken because its challenge chose
+    # none (1), rather than its own (0, as for every game before): such a game reminds after
+    # the server's `reminder_hours`, not at a third of its clock (bot/timing.py).
+    """
+    ALTER TABLE challenges ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -9,6 +9,7 @@ import itertools
 import pytest
 
 from bot.errors import Refused
+from bot.front.admin_commands import settings_lines
 from bot.service import GameService
 from bot.timing import REMINDER_SHARE, Pause, counted, deadline, merged, vacation_days_used
 from engine.api import MatchSpec
@@ -28,6 +29,13 @@ async def start(service, clock_hours=None, a=ALICE, b=BOB, channel=CHANNEL):
 async def open_service(database, clock):
     seeds = itertools.count(2000)
     return await GameService.open(database, clock=clock, seeds=lambda: next(seeds))
+
+
+class _Front:
+    """What the settings' lines ask of the front: the server's language."""
+
+    async def server_language(self, guild: int) -> str:
+        return "en"
 
 
 def waiting_user(info):
@@ -165,6 +173,37 @@ async def test_games_from_before_clocks_follow_the_server(service, clock):
     assert await service.time_left(await service.match(info.id)) == 12 * HOUR
     steps = await timeline(None, clock, service, info.id, [1.5, 1.0, 9.0, 1.0])
     assert steps == [(0, 0), (1, 0), (0, 0), (0, 1)]
+
+
+async def test_reminder_hours_reminds_the_games_on_the_servers_forfeit_time(service, clock):
+    """A game whose challenge chose no clock (it takes the server's forfeit time) reminds
+    `reminder_hours` after the turn began; a chosen clock keeps its third (issue 39)."""
+    await service.update_settings(GUILD, is_manager=True, reminder_hours=12)
+    default = await start(service)
+    chosen = await start(service, clock_hours=72, channel=CHANNEL + 1)
+    assert default.clock_hours == chosen.clock_hours == 72
+    reminded: list[tuple[float, int]] = []
+    for hours in (11.9, 0.2, 11.8, 0.2):
+        clock.advance(hours=hours)
+        work = await service.due()
+        reminded += [(hours, r.match_id) for r in work.reminders]
+    # 12 h: the default game's reminder, not before; 24 h: the chosen 72 h clock's third.
+    assert reminded == [(0.2, default.id), (0.2, chosen.id)]
+    lines = "\n".join(await settings_lines(_Front(), await service.store.settings(GUILD), GUILD))
+    assert "turn reminder after 12 h (games with their own clock: at a third of it)" in lines
+
+
+async def test_default_settings_remind_after_24_hours(service, clock):
+    info = await start(service)
+    steps = await timeline(None, clock, service, info.id, [23.9, 0.2, 47.8, 0.2])
+    assert steps == [(0, 0), (1, 0), (0, 0), (0, 1)]  # reminded at 24 h, lost at 72 h
+
+
+async def test_a_reminder_after_the_forfeit_never_comes(service, clock):
+    await service.update_settings(GUILD, is_manager=True, reminder_hours=100, forfeit_hours=24)
+    info = await start(service)
+    steps = await timeline(None, clock, service, info.id, [23.9, 0.2, 80.0])
+    assert steps == [(0, 0), (0, 1), (0, 0)]
 
 
 # Vacations -------------------------------------------------------------------------------------
