@@ -90,6 +90,9 @@ class Front:
         self._later: set[asyncio.Task[None]] = set()
         # Clicks on one challenge, taken in turn (see `accept`).
         self._accepting = OneAtATime()
+        # A member's challenge from before it is stored until its message's id is: a
+        # /schotten games asked meanwhile waits for the id, to link the message (see `challenge`).
+        self.posting_challenge = OneAtATime()
 
     # Requests under way ------------------------------------------------------------------------
 
@@ -598,6 +601,26 @@ class Front:
             raise Refused(_("Challenges are made in a server's channel."))
         await acknowledge(interaction)  # the challenge is for the channel; a refusal is not
         await self.check_permissions(interaction)
+        async with self.posting_challenge.hold(interaction.user.id):
+            against_computer = await self._post_challenge(
+                interaction, opponent, spec, role, level, open_to, clock_hours
+            )
+        if against_computer is not None:  # started at once: no message for the list to link
+            await self._start(interaction, against_computer, announce=None)
+
+    async def _post_challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.abc.User | None,
+        spec: MatchSpec,
+        role: str | None,
+        level: str | None,
+        open_to: int | None,
+        clock_hours: float | None,
+    ) -> ChallengeInfo | None:
+        """Store the challenge and post it, its message's id stored; a challenge to the
+        computer is returned, to be started."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         me = self.client.user
         info = await self.service.challenge(
             interaction.guild_id,
@@ -625,8 +648,7 @@ class Front:
                 view.add_item(DeclineButton(info.id))
         if info.ai_level is not None:
             await interaction.followup.send(content, allowed_mentions=QUIET)
-            await self._start(interaction, info, announce=None)
-            return
+            return info
         # The first followup would fill the "thinking…" reply: an edit, which notifies
         # nobody (discord-api-docs #5497). Taken away first, the followup is a message of its
         # own (discord-api-docs #2739), whose mention rings the opponent (a rematch's too).
@@ -635,6 +657,7 @@ class Front:
             content, view=view, allowed_mentions=PING, wait=True
         )
         await self.service.set_challenge_message(info.id, message.id)
+        return None
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         if not interaction.response.is_done():

@@ -9,7 +9,8 @@ answers only the member whose list it is.
 
 Each entry links to its game's thread or channel: a channel mention in a server (it opens
 the thread), a full jump link from a DM (where a mention of a server's channel does not
-open). A challenge links to its message, where its buttons are.
+open). A challenge links to its message, where its buttons are; an open challenge (no
+opponent yet) is listed as one, with the role that may take it.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ import discord
 
 from bot.durations import duration
 from bot.errors import Refused
+from bot.front.one_at_a_time import OneAtATime
 from bot.front.replies import QUIET, acknowledge, on_click
 from bot.games import ChallengeEntry, GameEntry, MyGames, my_games
+from bot.open_challenges import role_mention
 from bot.service import GameService
 from bot.store import valid_id
 from bot.wording import the_computer
@@ -40,6 +43,8 @@ class GamesFront(Protocol):
     """What the list needs of the front."""
 
     service: GameService
+    # Held by a member's challenge until its message's id is stored (bot/front/app.py).
+    posting_challenge: OneAtATime
 
 
 # Links ----------------------------------------------------------------------------------------
@@ -113,17 +118,25 @@ def _game_field(entry: GameEntry, *, in_dm: bool) -> tuple[str, str]:
 
 def _challenge_field(entry: ChallengeEntry) -> tuple[str, str]:
     c = entry.info
-    if c.ai_level is not None:
-        opponent = localise(the_computer(c.ai_level))
-    elif entry.made:
-        opponent = c.opponent.name
-    else:
-        opponent = c.challenger.name
     game = localise(c.spec.describe())
-    name = fill(_("{game} against {opponent}"), game=game, opponent=opponent)
-    kind = _("**Challenge sent**") if entry.made else _("**Challenge received**")
-    parts = [
-        kind,
+    parts = [_("**Challenge sent**") if entry.made else _("**Challenge received**")]
+    if c.ai_level is not None:
+        opponent: str | None = localise(the_computer(c.ai_level))
+    elif not entry.made:
+        opponent = c.challenger.name
+    else:  # an open challenge has no opponent until someone takes it
+        opponent = c.opponent.name if c.opponent is not None else None
+    if opponent is not None:
+        name = fill(_("{game} against {opponent}"), game=game, opponent=opponent)
+    else:
+        # TRANSLATORS: a challenge in a member's list that any member may take; {game} is the
+        # game and its variant ("Schotten Totten, Tactics").
+        name = fill(_("{game}, open challenge"), game=game)
+        if c.for_role_id is not None:
+            # A role's mention shows in a field's value (not in its name).
+            # TRANSLATORS: who may take an open challenge; {role} is a Discord role ("@Experts").
+            parts.append(fill(_("for members of {role}"), role=role_mention(c.for_role_id)))
+    parts += [
         fill(_("waiting {duration}"), duration=localise(duration(entry.waited))),
         # TRANSLATORS: how long the challenge stays open, e.g. "21 h".
         fill(_("open {duration} more"), duration=localise(duration(entry.left))),
@@ -321,6 +334,10 @@ async def games_page(
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page `page` of a member's list in server `scope` (0: every server), read now, in the
     current language, with its paging buttons."""
+    # A challenge posted a moment ago may not have its message's id stored yet: wait for it,
+    # so that its entry links the message (its buttons), not only its channel.
+    async with front.posting_challenge.hold(user_id):
+        pass
     listed = await my_games(front.service, user_id, scope or None)
     embed, number = games_embed(listed, page, in_dm=not scope)
     if listed.pages == 1:

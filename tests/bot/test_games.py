@@ -349,3 +349,48 @@ async def emu_world(world):
     """The emulated server, with a manual clock for the bot."""
     emu, guild, alice, bob, carol, db = world
     yield emu, guild, alice, bob, carol, db, ManualClock()
+
+
+async def test_an_open_challenge_is_listed_as_open_linked_to_its_message(world):
+    """Issue 39, items 1 and 9: a member with an open challenge (anyone's, or a role's) gets
+    their list, from /schotten games and from the hand's My games button, in each language;
+    asked right after the challenge, its entry links to the challenge's message."""
+    emu, guild, alice, bob, carol, db = world
+    emu.world.set_manage_guild(carol, True)  # Carol holds the role "Moderator"
+    role = next(r for r in guild.roles.values() if r.name == "Moderator")
+    async with running_bot(emu, db) as bot:
+        here = guild.default_channel
+        post = await (await alice.slash(("schotten", "challenge"), where=here)).reply(timeout=10)
+        assert "challenges any" in post.content
+        # Right after the post: the link is to the challenge's message, not its channel.
+        answer = await (await alice.slash(("schotten", "games"), where=here)).reply(timeout=10)
+        (entry,) = fields(answer)
+        assert entry["name"] == "Schotten Totten, open challenge", entry
+        assert "Challenge sent" in entry["value"]
+        assert f"(https://discord.com/channels/{guild.id}/{here.id}/{post.id})" in entry["value"]
+        # A role's open challenge, elsewhere, named by its role.
+        other = guild.create_text_channel("more")
+        await (await alice.slash(("schotten", "challenge"), where=other, open_to=role)).reply(
+            timeout=10
+        )
+        # The hand's My games button, from the DM: every server's, the open ones too.
+        await start_game(bot, emu, guild, alice, bob, role="first")
+        hand = await emu.bus.notifier.wait_until(
+            lambda: next((m for m in alice.dms if m.attachments), None), 10, lambda: "no hand"
+        )
+        listing = await (await alice.click(hand, label="My games")).reply(timeout=10)
+        names = [f["name"] for f in fields(listing)]
+        assert names[1:] == ["Schotten Totten, open challenge"] * 2, names
+        values = [f["value"] for f in fields(listing)]
+        assert sum(f"Challenge sent** · for members of <@&{role.id}> · " in v for v in values) == 1
+        # In French and German, as such too.
+        listed = await my_games(bot.service, alice.id, None)
+        for language, open_one, role_only in (
+            ("fr", "Schotten Totten, défi ouvert", "pour les membres de"),
+            ("de", "Schotten Totten, offene Herausforderung", "für Mitglieder von"),
+        ):
+            with speaking(language):
+                embed, _ = games_embed(listed, 1, in_dm=True)
+            assert [f.name for f in embed.fields][1:] == [open_one] * 2
+            assert sum(f"{role_only} <@&{role.id}>" in f.value for f in embed.fields) == 1
+        await emu.assert_all_acknowledged()
