@@ -156,6 +156,8 @@ _FORGOTTEN = (
     "EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id = m.player{seat}_id"
     " AND f.guild_id IN (0, m.guild_id) AND f.through_match >= m.id)"
 )
+# A match's `turn` with no events: what a deletion leaves of a finished game's (bot.service._turn).
+_NO_TURN = "[null, false, []]"
 MATCHES = (
     f"SELECT m.*, CASE WHEN {_FORGOTTEN.format(seat=0)} THEN '' ELSE u0.name END AS name0,"
     f" CASE WHEN {_FORGOTTEN.format(seat=1)} THEN '' ELSE u1.name END AS name1"
@@ -371,13 +373,14 @@ class Store:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = await self._all(
-            "SELECT user_id, CASE WHEN EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id ="
-            " users.user_id AND f.guild_id IN (0, ?)) THEN '' ELSE name END AS name"
-            f" FROM users WHERE user_id IN ({marks})",
+        rows = await self._all(f"SELECT user_id, name FROM users WHERE user_id IN ({marks})", ids)
+        found = {r["user_id"]: r["name"] for r in rows}
+        # A member forgotten everywhere has no `users` row left: the deletion says who.
+        gone = await self._all(
+            f"SELECT user_id FROM forgotten WHERE guild_id IN (0, ?) AND user_id IN ({marks})",
             [guild_id, *ids],
         )
-        return {r["user_id"]: r["name"] for r in rows}
+        return found | {r["user_id"]: "" for r in gone}
 
     # Members' data (/schotten privacy) ----------------------------------------------------
 
@@ -405,9 +408,12 @@ class Store:
     async def forget_member(self, tx: Tx, user_id: int, guild_id: int, now: float) -> None:
         """Delete what is kept about a member: everywhere (`guild_id` 0, their own request)
         or in one server (an admin's, for a member who left it). Their finished games keep
-        their moves and show them as "deleted member"; ratings and their history go; open
-        challenges are cancelled; announcements already made of their games are dropped
-        (their texts named them). Games under way are the caller's to refuse first."""
+        their moves and show them as "deleted member"; ratings and their history go; their
+        challenges go (open ones with them); their games' announcements and the last
+        turn's events stored with each game are dropped (their texts named them); they leave
+        tournaments not started, withdraw from those under way, and their results stay, shown
+        as "deleted member", so that the other players' standings still add up. Games under
+        way are the caller's to refuse first."""
         here = "" if guild_id == 0 else " AND guild_id = ?"
         scope: tuple[Any, ...] = () if guild_id == 0 else (guild_id,)
         last = await tx.fetchone("SELECT COALESCE(max(id), 0) AS last FROM matches")
@@ -422,18 +428,38 @@ class Store:
         await tx.execute(f"DELETE FROM rating_history WHERE user_id = ?{here}", (user_id, *scope))
         await tx.execute(f"DELETE FROM ratings WHERE user_id = ?{here}", (user_id, *scope))
         await tx.execute(f"DELETE FROM vacations WHERE user_id = ?{here}", (user_id, *scope))
+        # Their challenges, open or closed (each names them), with their announcements.
+        mine = f" AND (challenger_id = ? OR opponent_id = ?){here}"
+        challenges = f"SELECT id FROM challenges WHERE true{mine}"
         await tx.execute(
-            "UPDATE challenges SET status = 'cancelled', closed_at = ? WHERE status = 'open'"
-            f" AND (challenger_id = ? OR opponent_id = ?){here}",
-            (now, user_id, user_id, *scope),
-        )
-        await tx.execute(
-            "DELETE FROM outbox WHERE status <> 'pending' AND match_id IN (SELECT id FROM"
-            f" matches WHERE status = 'finished' AND (player0_id = ? OR player1_id = ?){here})",
+            f"DELETE FROM outbox WHERE challenge_id IN ({challenges})",
             (user_id, user_id, *scope),
         )
+        await tx.execute(f"DELETE FROM challenges WHERE true{mine}", (user_id, user_id, *scope))
+        # Their ended games: every announcement (even one not posted yet: its text names
+        # them), and the turn's events (named too; only a game under way reads them).
+        ended = f" status <> 'active' AND (player0_id = ? OR player1_id = ?){here}"
+        await tx.execute(
+            f"DELETE FROM outbox WHERE match_id IN (SELECT id FROM matches WHERE{ended})",
+            (user_id, user_id, *scope),
+        )
+        await tx.execute(
+            f"UPDATE matches SET turn = ? WHERE{ended}", (_NO_TURN, user_id, user_id, *scope)
+        )
+        # Tournaments: out of those not started, withdrawn from those under way; the
+        # results stay (shown as "deleted member") for the others' standings.
+        events = f"SELECT id FROM tournaments WHERE status = ?{here}"
+        await tx.execute(
+            f"DELETE FROM tournament_players WHERE user_id = ? AND tournament_id IN ({events})",
+            (user_id, "open", *scope),
+        )
+        await tx.execute(
+            "UPDATE tournament_players SET withdrawn_at = ? WHERE user_id = ?"
+            f" AND withdrawn_at IS NULL AND tournament_id IN ({events})",
+            (now, user_id, "running", *scope),
+        )
         if guild_id == 0:
-            await tx.execute("UPDATE users SET name = '' WHERE user_id = ?", (user_id,))
+            await tx.execute("DELETE FROM users WHERE user_id = ?", (user_id,))
             for table in (
                 "member_languages",
                 "member_unseen",

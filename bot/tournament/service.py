@@ -26,7 +26,7 @@ from bot.service import Also, GameService
 from bot.store import Row, Tx, valid_id
 from bot.tournament import pairing
 from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
-from bot.wording import JOIN_BUTTON, player_name
+from bot.wording import JOIN_BUTTON, deleted_member, player_name
 from engine.api import MatchSpec
 from engine.errors import GameError
 from engine.phrases import say, say_n
@@ -80,15 +80,19 @@ class Tournaments:
         if row is None:
             raise NotFound(say("There is no tournament #{id}.", id=tournament_id))
         players = await self.store._all(
-            "SELECT p.*, u.name FROM tournament_players p LEFT JOIN users u"
+            # A member who had their data deleted (everywhere, or in this server) after
+            # joining is shown as "deleted member" (/schotten privacy).
+            "SELECT p.*, u.name, EXISTS (SELECT 1 FROM forgotten f WHERE f.user_id = p.user_id"
+            " AND f.guild_id IN (0, ?) AND f.at >= p.joined_at) AS forgotten"
+            " FROM tournament_players p LEFT JOIN users u"
             " ON u.user_id = p.user_id WHERE p.tournament_id = ?"
             " ORDER BY p.seed IS NULL, p.seed, p.joined_at, p.user_id",
-            (tournament_id,),
+            (row["guild_id"], tournament_id),
         )
         entrants = tuple(
             Entrant(
                 p["user_id"],
-                p["name"] or player_name(p["user_id"]),
+                deleted_member() if p["forgotten"] else p["name"] or player_name(p["user_id"]),
                 p["seed"],
                 p["withdrawn_at"] is not None,
             )

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from bot.errors import NotFound
 from bot.records import Member
 from bot.sandbox import running_bot
 from bot.service import GameService
@@ -80,7 +81,8 @@ async def test_deleting_everything(service):
     assert BOB.id in [e.user_id for e in board.entries]
     stats = await service.stats(GUILD, BOB.id)
     assert any(g.opponent_name == deleted_member() for g in stats.recent)
-    assert (await service.challenge_info(open_one.id)).status == "cancelled"
+    with pytest.raises(NotFound):  # cancelled, and gone with the others
+        await service.challenge_info(open_one.id)
     # Playing again later is a new start: the new game shows the name given then.
     again = await finished_game(service, Member(ALICE.id, "Alice B."), BOB, GUILD, CHANNEL)
     assert "Alice B." in (await service.match(again.id)).names
@@ -141,3 +143,97 @@ async def test_through_discord(world):
         assert "Done: their data in this server is deleted" in ask.content
         names = (await bot.service.match(game.id)).names
         assert tuple(names) == (deleted_member(), deleted_member())
+
+
+# Where a deleted member's Discord id is kept (README.md, "Privacy"): their finished games'
+# seats and tournament results, shown as "deleted member", so that their opponents' games,
+# ratings and standings still add up; and the record of the deletion itself.
+KEPT_IDS = {
+    ("matches", "player0_id"),
+    ("matches", "player1_id"),
+    ("forgotten", "user_id"),
+    ("tournament_players", "user_id"),
+    ("tournament_games", "first_id"),
+    ("tournament_games", "second_id"),
+}
+
+
+async def every_value(service: GameService):
+    """(table, column, value) for every value of every table of the store."""
+    store = service.store
+    if store.backend == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    else:
+        sql = (
+            "SELECT table_name AS name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        )
+    tables = [str(r["name"]) for r in await store._all(sql)]
+    assert {"matches", "tournament_players", "tournament_games", "users"} <= set(tables)
+    for table in tables:
+        for row in await store._all(f'SELECT * FROM "{table}"'):
+            for column, value in dict(row).items():
+                yield table, column, value
+
+
+async def test_nothing_of_a_deleted_member_is_left_but_what_is_documented(service):
+    """Every table, every column, after a deletion: no name, and the id only where kept."""
+    from bot.tournament.service import Tournaments
+
+    zelda = Member(8_765_432_109, "Zelda Quux")
+    manager = Member(50, "Manon")
+    tournaments = Tournaments(service)
+    await finished_game(service, zelda, BOB, GUILD, CHANNEL)
+    await finished_game(service, BOB, zelda, OTHER, CHANNEL + 1)
+    await service.remember_language(zelda.id, "fr")
+    # A finished tournament, and one she signed up for that has not started.
+    t = await tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL + 5,
+        creator=manager,
+        name="Friday",
+        spec=MatchSpec("classic"),
+        fmt="swiss",
+        rounds=1,
+        round_hours=None,
+        is_manager=True,
+    )
+    for m in (zelda, BOB, CAROL, ALICE):
+        await tournaments.join(t.id, m)
+    await tournaments.start(t.id, manager.id, is_manager=True)
+    for _t, p in await tournaments.to_start():
+        info = await tournaments.start_game(p, 1000 + p.board)
+        await play_random(service, info.id, random.Random(info.id))
+    assert (await tournaments.advance()).finished == [t.id]
+    later = await tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL + 6,
+        creator=manager,
+        name="Saturday",
+        spec=MatchSpec("classic"),
+        fmt="swiss",
+        rounds=1,
+        round_hours=None,
+        is_manager=True,
+    )
+    await tournaments.join(later.id, zelda)
+    found = [v async for v in every_value(service)]
+    assert any(isinstance(v, str) and "Zelda" in v for _t, _c, v in found)  # the test sees
+
+    await service.forget_member(zelda.id)
+    left = set()
+    for table, column, value in [v async for v in every_value(service)]:
+        text = value if isinstance(value, str) else ""
+        if "Zelda" in text or "Quux" in text:
+            left.add((table, column, "name"))
+        if value == zelda.id or str(zelda.id) in text:
+            left.add((table, column, "id"))
+    assert {(t, c) for t, c, what in left if what == "id"} <= KEPT_IDS, left
+    assert not {(t, c) for t, c, what in left if what == "name"}, left
+    # The finished tournament still adds up, her seat shown as "deleted member"; she is out
+    # of the one not started.
+    done = await tournaments.get(t.id)
+    names = [e.name for e in done.entrants]
+    assert len(names) == 4 and deleted_member() in names and "Bob" in names
+    assert sum(s.points for s in await tournaments.standings(done)) == 2.0
+    assert (await tournaments.get(later.id)).entrant(zelda.id) is None

@@ -231,6 +231,9 @@ async def wind_back_to_5(database):
     store = await open_store(database)
     try:
         async with store.transaction() as tx:
+            # Issue 39: a game on the server's forfeit time reminds at reminder_hours.
+            await tx.run("ALTER TABLE matches DROP COLUMN server_clock")
+            await tx.run("ALTER TABLE challenges DROP COLUMN server_clock")
             # Issue 38: members' DM channels, and what Discord refused.
             await tx.run("DROP TABLE dm_channels")
             await tx.run("DROP TABLE refusals")
