@@ -100,7 +100,7 @@ RETRY_LIMIT = 12
 # The settings that are on or off, rather than a number of hours.
 FLAGS = ("use_threads", "public_analysis")
 # A member's own notifications (`Notifications`), each on or off.
-NOTIFICATIONS = ("turn_dm", "pings", "reminders")
+NOTIFICATIONS = ("turn_dm", "pings", "reminders", "turn_both")
 
 
 def new_seed() -> int:

@@ -369,6 +369,7 @@ class SchottenCommands(app_commands.Group):
         my_turn_dm="Yours, in every server: your hand by DM when it becomes your turn",
         my_pings="Yours, in every server: mentions that notify you in your games' threads",
         my_reminders="Yours, in every server: a reminder when a game waits long for your move",
+        my_turn_both="Yours, in every server: on your turn, a mention as well as your hand's DM",
     )
     @gated
     async def settings(
@@ -377,11 +378,15 @@ class SchottenCommands(app_commands.Group):
         my_turn_dm: bool | None = None,
         my_pings: bool | None = None,
         my_reminders: bool | None = None,
+        my_turn_both: bool | None = None,
     ) -> None:
         guild = guild_of(interaction)
         await acknowledge(interaction, private=True)
         mine = notifications.changes_of(
-            my_turn_dm=my_turn_dm, my_pings=my_pings, my_reminders=my_reminders
+            my_turn_dm=my_turn_dm,
+            my_pings=my_pings,
+            my_reminders=my_reminders,
+            my_turn_both=my_turn_both,
         )
         s = await self.service.settings(guild)
         lines = [managers_change_them(), *await settings_lines(self.front, s, guild)]

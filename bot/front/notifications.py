@@ -20,7 +20,12 @@ from bot.wording import SHOW_HAND_BUTTON
 from lang import _, fill, localise, mention
 
 # The settings command's options for a member's own notifications, and what each sets.
-OPTIONS = {"my_turn_dm": "turn_dm", "my_pings": "pings", "my_reminders": "reminders"}
+OPTIONS = {
+    "my_turn_dm": "turn_dm",
+    "my_pings": "pings",
+    "my_reminders": "reminders",
+    "my_turn_both": "turn_both",
+}
 # Discord takes at most this many user ids in a message's `allowed_mentions`.
 MAX_ALLOWED_USERS = 100
 
@@ -68,11 +73,18 @@ def notification_lines(n: Notifications, *, updated: bool) -> list[str]:
             "• mentions that notify you in your games' threads: off (the board names you"
             " without notifying you)"
         )
+    if n.turn_both and n.pings and n.turn_dm:
+        both = _("• on your turn, both your hand by DM and a mention: on")
+    else:
+        both = _(
+            "• on your turn, both your hand by DM and a mention: off (one signal a turn: the DM,"
+            " or a mention when your hand cannot come by DM)"
+        )
     if n.reminders:
         reminders = _("• turn reminders: on")
     else:
         reminders = _("• turn reminders: off (the forfeit on time still applies)")
-    return ["", head, dm, pings, reminders]
+    return ["", head, dm, pings, both, reminders]
 
 
 async def mentions_for(service: GameService, user_ids: Iterable[int]) -> discord.AllowedMentions:

@@ -296,6 +296,11 @@ class Relay:
         # A member who turned pings off is named in the text, never mentioned.
         wants = await self.service.notifications_of(named)
         named = [u for u in named if wants[u].pings]
+        if not info.is_over:
+            # One signal a turn: the hand's DM where it goes, this ping otherwise (DMs turned
+            # off, or remembered closed); both if the member asked. A DM refused only now
+            # falls back on a ping from _hand_in_channel, which sees this board did not.
+            named = [u for u in named if not await self._dm_signals_turn(u, wants[u])]
         pinged = [info.players[s] for s in a.ping if info.players[s] in named]
 
         def view() -> discord.ui.View:
@@ -353,6 +358,12 @@ class Relay:
                 if not isinstance(e, discord.NotFound):
                     log.info("game %s: could not delete board %s: %s", info.id, message.id, e)
         return Sent(message.id, tuple(pinged))
+
+    async def _dm_signals_turn(self, user_id: int, wants: Notifications) -> bool:
+        """Whether the member's hand DM is the one signal of their turn (no ping then)."""
+        if wants.turn_both or not wants.turn_dm:
+            return False
+        return not await self.service.refusals.dms_closed(user_id)
 
     async def _hand(self, info: MatchInfo, seat: int, nonce: str) -> int | None:
         """The hand by DM; if the player's DMs are closed, say so in the game's channel

@@ -92,6 +92,11 @@ class Settings:
     vacation_days: int = 21
 
 
+# `member_notifications.pings`: 0 off, 1 on, BOTH on and also on the turns whose hand
+# goes by DM (`Notifications.turn_both`).
+BOTH = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Notifications:
     """A member's own notifications, the same in every server (all on until they change
@@ -102,6 +107,9 @@ class Notifications:
     turn_dm: bool = True
     pings: bool = True
     reminders: bool = True
+    # On their turn, both the hand by DM and the board's ping; by default one signal a
+    # turn: the DM where it goes, the ping otherwise (bot/front/relay.py).
+    turn_both: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,17 +355,24 @@ class Store:
                 f"SELECT * FROM member_notifications WHERE user_id IN ({marks})", ids
             ):
                 found[r["user_id"]] = Notifications(
-                    r["user_id"], bool(r["turn_dm"]), bool(r["pings"]), bool(r["reminders"])
+                    r["user_id"],
+                    bool(r["turn_dm"]),
+                    bool(r["pings"]),
+                    bool(r["reminders"]),
+                    r["pings"] == BOTH,
                 )
         return found
 
     async def put_notifications(self, tx: Tx, n: Notifications, now: float) -> None:
+        # `turn_both` is kept in the pings column (BOTH), no column of its own: it only
+        # means something while pings are on.
+        pings = (BOTH if n.turn_both else 1) if n.pings else 0
         await tx.execute(
             "INSERT INTO member_notifications (user_id, turn_dm, pings, reminders, changed_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
             " turn_dm = excluded.turn_dm, pings = excluded.pings,"
             " reminders = excluded.reminders, changed_at = excluded.changed_at",
-            (n.user_id, int(n.turn_dm), int(n.pings), int(n.reminders), now),
+            (n.user_id, int(n.turn_dm), pings, int(n.reminders), now),
         )
 
     async def put_user(self, tx: Tx, user_id: int, name: str, is_bot: bool) -> None:

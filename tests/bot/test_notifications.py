@@ -66,6 +66,7 @@ async def test_the_store_keeps_each_members_notifications(database, clock):
         async with store.transaction() as tx:
             await store.put_notifications(tx, Notifications(2, turn_dm=False), clock.now())
             await store.put_notifications(tx, Notifications(3, pings=False), clock.now())
+            await store.put_notifications(tx, Notifications(4, turn_both=True), clock.now())
         async with store.transaction() as tx:  # a second change replaces the first
             await store.put_notifications(
                 tx, Notifications(3, pings=True, reminders=False), clock.now()
@@ -74,10 +75,11 @@ async def test_the_store_keeps_each_members_notifications(database, clock):
         await store.close()
     service = await GameService.open(database, clock=clock)  # another process, or a restart
     try:
-        assert await service.notifications_of([1, 2, 3]) == {
+        assert await service.notifications_of([1, 2, 3, 4]) == {
             1: Notifications(1),
             2: Notifications(2, turn_dm=False),
             3: Notifications(3, reminders=False),
+            4: Notifications(4, turn_both=True),  # one signal a turn is the default
         }
         changed = await service.update_notifications(1, pings=False)
         assert changed == Notifications(1, pings=False)
@@ -130,6 +132,41 @@ async def test_any_member_sets_their_own_and_they_are_kept_across_a_restart(worl
 
 
 # Each one obeyed -----------------------------------------------------------------------------
+
+
+async def test_one_signal_a_turn_the_dm_where_dms_are_open_the_ping_otherwise_both_if_asked(
+    world,
+):
+    # Issue 39, item 5: by default a member hears of each turn once, by their hand's DM
+    # where DMs are open, else by a ping in the thread; both only if they ask.
+    emu, guild, alice, bob, _, db = world
+    bob.dms_open = False
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob, game="classic", role="first")
+        thread = emu.world.channel(info.channel_id)
+        for _ in range(3):
+            info = await play_turn(bot, emu, info.id, alice, thread)
+            info = await play_turn(bot, emu, info.id, bob, thread)
+        assert info.deciding_user == alice.id  # her fourth turn, his three
+        # Alice: four hands by DM and no ping, though every board of hers names her.
+        assert len(hand_dms(alice, info.id)) == 4
+        assert alice.notifications(thread) == []
+        named = [p for p in board_posts(thread) if f"**{alice.mention}** to play." in p.content]
+        assert len(named) == 4 and all(p.mentions == [] for p in named)
+        # Bob, whose DMs are closed: one ping a turn in the thread, no DM.
+        assert len(bob.notifications(thread)) == 3 and bob.dms == []
+        # Alice asks for both: from then on, each turn of hers brings the DM and the ping.
+        reply = await set_mine(alice, guild.default_channel, my_turn_both=True)
+        assert "• on your turn, both your hand by DM and a mention: on" in reply.content
+        assert await bot.service.notifications(alice.id) == Notifications(alice.id, turn_both=True)
+        for _ in range(2):
+            info = await play_turn(bot, emu, info.id, alice, thread)
+            info = await play_turn(bot, emu, info.id, bob, thread)
+        assert len(hand_dms(alice, info.id)) == 6
+        pings = alice.notifications(thread)
+        assert len(pings) == 2 and all(f"**{alice.mention}** to play." in p.content for p in pings)
+        assert len(bob.notifications(thread)) == 5 and bob.dms == []
+        await emu.assert_all_acknowledged()
 
 
 async def test_turn_dms_off_no_hand_by_dm_but_the_board_pings_and_the_hand_is_there(world):
@@ -236,8 +273,8 @@ async def test_pings_off_the_posts_name_the_member_without_mentioning_them(world
         await set_mine(bob, guild.default_channel, my_pings=False)
         info = await start_game(bot, emu, guild, alice, bob, game="classic", role="first")
         thread = emu.world.channel(info.channel_id)
-        # Alice's turn: her board mentions and notifies her as before.
-        assert board_posts(thread)[0].notified == [alice.user]
+        # Alice's turn: her board names her; her hand's DM is the one signal (issue 39).
+        assert board_posts(thread)[0].notified == [] and hand_dms(alice, info.id)
         info = await play_turn(bot, emu, info.id, alice, thread)
         # Bob's turn: the board names him, but neither mentions nor notifies him; his hand
         # still comes by DM (a DM notifies).

@@ -124,6 +124,7 @@ async def test_only_managers_see_the_admin_command(world):
             "my_turn_dm",
             "my_pings",
             "my_reminders",
+            "my_turn_both",
         }
         with pytest.raises(SimulationError, match="cannot see /schotten-admin"):
             await carol.slash(("schotten-admin", "settings"), where=channel, use_threads=False)

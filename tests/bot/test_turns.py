@@ -70,25 +70,26 @@ async def test_the_member_to_move_is_pinged_once_per_turn_and_both_at_the_end(wo
         await wait_for_announcements(bot, info.id)
         posts = board_posts(thread)
         *turns, last = posts
-        # Each turn's board names the member to move and its creation notified them, and
-        # nobody else; a Tactics turn has two steps or more, yet one board and one ping.
+        # Each turn's board names the member to move, but notified nobody: their hand's
+        # DM is the one signal of their turn (issue 39); a Tactics turn has two steps or
+        # more, yet one board.
         for post in turns:
             match = await replayed(bot, final, version_of(post))
             mover = final.players[match.to_decide]
-            assert post.notified == [emu.world.users[mover]], post.content
+            assert post.notified == [], post.content
             assert f"<@{mover}>" in post.content
         # The end is a message of its own that notified both players.
         assert last.attachments[0].filename == f"board-{info.id}-{final.version}.png"
         assert sorted(u.id for u in last.notified) == sorted([alice.id, bob.id])
         assert alice.mention in last.content and bob.mention in last.content
         assert not last.edited and thread.public_history()[-1] is last
-        # Pinged once per turn: the thread notified each member only with these boards,
-        # one per turn they had (and the end), never by an edit.
+        # One signal per turn: a hand by DM for each turn they had; the thread notified
+        # each member once, with the end, never by an edit.
         for member in (alice, bob):
             seat = final.seat_of(member.id)
-            pings = member.notifications(thread)
-            assert pings == [p for p in posts if member.user in p.notified]
-            assert len(pings) == await member_turns(bot, final, seat) + 1
+            assert member.notifications(thread) == [last]
+            hands = [m for m in member.notifications(member.dm_channel) if m.attachments]
+            assert len(hands) == await member_turns(bot, final, seat)
         assert (
             len(posts) == await member_turns(bot, final, 0) + await member_turns(bot, final, 1) + 1
         )  # and the opening board's
@@ -137,15 +138,15 @@ async def test_a_member_with_closed_dms_is_pinged_in_the_thread_every_turn(world
         await wait_for_announcements(bot, info.id)
         turns = await member_turns(bot, final, final.seat_of(alice.id))
         pings = alice.notifications(thread)
-        # One ping per turn (the opening board for her first, then a line after each of
-        # the computer's replies, which edit the round's board), and one for the end; told
-        # once why her hand does not come by DM.
+        # One ping per turn (for her first, the notice telling her once why her hand does
+        # not come by DM; then a line after each of the computer's replies, which edit the
+        # round's board), and one for the end.
         assert len(pings) == turns + 1, [p.content for p in pings]
         notices = [m for m in thread.public_history() if "direct messages" in m.content]
         assert len(notices) == 1
         lines = [p for p in pings if "your move in game" in p.content]
         assert len(lines) == turns - 1 and all(alice.mention in p.content for p in lines)
-        assert pings[0] is board_posts(thread)[0] and pings[-1] is board_posts(thread)[-1]
+        assert pings[0] is notices[0] and pings[-1] is board_posts(thread)[-1]
 
 
 async def test_game_commands_in_the_channel_point_to_the_games_thread(world):
