@@ -1,7 +1,7 @@
-"""One request at a time per key (a challenge's id), in this process: racing clicks on one
-message all reach the process serving its server's shard, so taking them in turn here lets
-the loser be refused before it does anything on Discord. The database still decides who
-wins; this only keeps the loser from opening a thread the bot could not delete."""
+"""One at a time per key, in this process: the clicks on one challenge (racing Accepts all
+reach the process serving its server's shard, so the loser is refused before it opens a
+thread the bot could not delete; the database still decides who wins), and the relay's
+senders of one match's announcements (so they keep their order)."""
 
 from __future__ import annotations
 

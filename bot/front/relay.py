@@ -50,6 +50,7 @@ from bot import crashpoints, metrics
 from bot.front import texts
 from bot.front.controls import RematchButton, ShowHandButton
 from bot.front.dm_channels import DmChannel, DmsClosed
+from bot.front.one_at_a_time import OneAtATime
 from bot.front.ports import RelayFront
 from bot.front.replies import MISSING, PING, QUIET
 from bot.records import Announcement, MatchInfo
@@ -145,7 +146,7 @@ class Relay:
         self.dms = front.dms  # every DM through it: opened once (bot/front/dm_channels.py)
         # One sender per match at a time in this process, so its announcements keep their
         # order; the database claim (a lease) keeps other senders off the same row.
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._senders = OneAtATime()
 
     async def deliver(self, match_id: int | None = None, *, everything: bool = False) -> int:
         """Send what is pending (for one match, or all); returns how many were done."""
@@ -160,25 +161,16 @@ class Relay:
         return done
 
     async def _deliver_key(self, key: int, match_id: int | None, everything: bool) -> int:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                done = 0
-                # Listed again under the lock: whoever held it may have sent some meanwhile.
-                rows = await self.service.pending_announcements(match_id, everything=everything)
-                for row in (r for r in rows if _key(r) == key):
-                    outcome = await self._one(row)
-                    if outcome is None:
-                        break  # held back: later rows of this match wait for this one
-                    done += outcome
-                return done
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+        async with self._senders.hold(key):
+            done = 0
+            # Listed again under the lock: whoever held it may have sent some meanwhile.
+            rows = await self.service.pending_announcements(match_id, everything=everything)
+            for row in (r for r in rows if _key(r) == key):
+                outcome = await self._one(row)
+                if outcome is None:
+                    break  # held back: later rows of this match wait for this one
+                done += outcome
+            return done
 
     async def _one(self, row: Row) -> int | None:
         """Send one row: 1 if done (sent, skipped or dead), None if it must wait."""
