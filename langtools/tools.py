@@ -161,7 +161,9 @@ def _write(path: Path, catalog: Catalog) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     catalog.fuzzy = False  # the header: the catalog is in use, not a draft
     buf = io.BytesIO()
-    write_po(buf, catalog, width=100, sort_output=False, omit_header=False)
+    # File names without line numbers: a message's place then changes only when it moves to
+    # another file, so the catalogs do not churn (nor conflict in merges) at every edit.
+    write_po(buf, catalog, width=100, sort_output=False, omit_header=False, include_lineno=False)
     new = buf.getvalue()
     if path.exists() and _undated(path.read_bytes()) == _undated(new):
         return
