@@ -23,6 +23,7 @@ import discord
 
 from bot.durations import duration
 from bot.errors import Refused
+from bot.front.links import jump_link
 from bot.front.one_at_a_time import OneAtATime
 from bot.front.replies import QUIET, acknowledge, on_click
 from bot.games import ChallengeEntry, GameEntry, MyGames, my_games
@@ -32,7 +33,6 @@ from bot.store import valid_id
 from bot.wording import the_computer
 from lang import _, command, fill, localise, mention, ngettext, pgettext, say
 
-JUMP = "https://discord.com/channels"
 # Discord's limits on an embed's field, and on an embed's text in all; the shortest a field's
 # name is cut to, to fit the total.
 NAME_LIMIT, VALUE_LIMIT, EMBED_LIMIT = 256, 1024, 6000
@@ -48,13 +48,6 @@ class GamesFront(Protocol):
 
 
 # Links ----------------------------------------------------------------------------------------
-
-
-def jump_link(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
-    """Discord's link to a channel or thread (or to one message in it), which opens it from
-    anywhere, a DM included."""
-    tail = f"/{message_id}" if message_id else ""
-    return f"{JUMP}/{guild_id}/{channel_id}{tail}"
 
 
 def _game_link(entry: GameEntry, *, in_dm: bool) -> str:

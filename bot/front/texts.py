@@ -8,6 +8,7 @@ import discord
 from babel.lists import format_list
 
 from bot.front import clock_words
+from bot.front.links import jump_link
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
 from bot.wording import SHOW_HAND_BUTTON
 from engine.api import Playable
@@ -174,7 +175,7 @@ def fit_message(head: str, events: Sequence[str], tail: str, limit: int = MESSAG
 
 def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     opponent = info.names[1 - seat]
-    where = f"<#{info.channel_id}>"
+    where = thread_link(info)
     if info.is_over:
         state = turn_line(info)
     elif info.to_decide == seat:
@@ -189,6 +190,14 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     parts = [note, fill(text, id=info.id, opponent=opponent, channel=where, state=state)]
     parts += clock_words.hand_lines(info, seat)
     return "\n".join(p for p in parts if p)
+
+
+def thread_link(info: MatchInfo) -> str:
+    """The game's thread as a link for a DM: a `<#id>` mention opens only inside its server
+    (a DM shows it, but a click there does nothing), a full link opens from anywhere."""
+    # TRANSLATORS: a link's text in a DM, to the thread (or channel) where a game is played.
+    text = _("the game's thread")
+    return f"[{text}]({jump_link(info.guild_id, info.channel_id)})"
 
 
 def hand_moved_on(info: MatchInfo) -> str:
@@ -331,24 +340,23 @@ THREAD_LOCKED = 160005  # a moderator locked the game's thread
 def board_refused(info: MatchInfo, code: int) -> str:
     """A DM to each player when Discord refused a board of their game for good."""
     if code in CHANNEL_GONE:
-        # TRANSLATORS: sent by DM; <#{channel}> is the game's channel, which Discord shows
-        # as "#deleted-channel" once it is gone.
+        # TRANSLATORS: sent by DM; {channel} is a link to the game's channel (or thread).
         text = _(
-            "I cannot reach <#{channel}> any more (it was deleted, or I can no longer see"
+            "I cannot reach {channel} any more (it was deleted, or I can no longer see"
             " it), so the board of game #{id} cannot be posted there. The game goes on: your"
             " hand and its buttons come here, and {board} in any channel of the"
             " server moves the game there."
         )
     elif code == THREAD_LOCKED:
-        # TRANSLATORS: sent by DM; <#{channel}> is the game's thread.
+        # TRANSLATORS: sent by DM; {channel} is a link to the game's thread.
         text = _(
-            "A moderator locked <#{channel}>, so I can no longer post the board of game #{id}"
+            "A moderator locked {channel}, so I can no longer post the board of game #{id}"
             " there. The game goes on: your hand and its buttons come here, and {board} in"
             " another channel of the server moves the game there."
         )
     elif code == MISSING_PERMISSIONS:
         text = _(
-            "I am no longer allowed to post in <#{channel}>, so the board of game #{id}"
+            "I am no longer allowed to post in {channel}, so the board of game #{id}"
             " cannot be shown there. The game goes on: your hand and its buttons come here,"
             " and {board} there still shows you the board. A server manager can"
             " give me back Send Messages, Send Messages in Threads, Attach Files and Embed"
@@ -357,13 +365,14 @@ def board_refused(info: MatchInfo, code: int) -> str:
     else:
         # TRANSLATORS: {code} is Discord's error number.
         text = _(
-            "Discord refused the board of game #{id} in <#{channel}> (error {code}). The game"
+            "Discord refused the board of game #{id} in {channel} (error {code}). The game"
             " goes on: your hand and its buttons come here, and {board} shows the"
             " board."
         )
     # TRANSLATORS (above): {board} is the command /schotten board (a mention in English; in French
     # and German its localised name, as code).
-    return fill(text, channel=info.channel_id, id=info.id, code=code, board=mention("board"))
+    link = jump_link(info.guild_id, info.channel_id)  # a DM: a <#id> mention would not open
+    return fill(text, channel=link, id=info.id, code=code, board=mention("board"))
 
 
 def challenge_text(info: ChallengeInfo) -> str:
