@@ -77,13 +77,20 @@ def _shard_range(text: str) -> tuple[int, int]:
     return shards
 
 
-async def _migrate_db(source: str, target: str) -> int:
+async def _migrate_db(
+    source: str, target: str, *, restoring: bool = False, config: Path | None = None
+) -> int:
+    """migrate-db, or a restore (`restoring`, into the database of the settings `config`)."""
     from bot.store import safe_database
-    from bot.store.migrate import MigrationError, migrate_database
+    from bot.store.backup import restore_refused
+    from bot.store.migrate import MigrationError, TargetNotEmpty, migrate_database
 
     print(f"Copying {safe_database(source)} into {safe_database(target)}…")
     try:
         report = await migrate_database(source, target, progress=print)
+    except TargetNotEmpty as e:
+        print(restore_refused(e, config) if restoring else e, file=sys.stderr)
+        return 2
     except MigrationError as e:
         print(e, file=sys.stderr)
         return 2
@@ -121,7 +128,9 @@ async def _restore(config_path: Path | None, file: Path) -> int:
     if not file.is_file():
         print(f"There is no backup at {file}.", file=sys.stderr)
         return 2
-    return await _migrate_db(str(file), str(_config_here(config_path).database))
+    config = _found(config_path)
+    target = str(load_config(config).database)
+    return await _migrate_db(str(file), target, restoring=True, config=config)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,9 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Schotten Totten and Schotten Totten 2 on Discord.",
         epilog="See README.md for setting up the bot's Discord application.",
     )
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="{run,sandbox,migrate-db,check}"
-    )
+    # No metavar: argparse lists every command added below, so the usage line cannot forget one.
+    sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser(
         "run",
         help="Connect to Discord with the bot's token and serve games until stopped.",

@@ -20,6 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.store.interface import is_postgres, without_password
+from bot.store.migrate import TargetNotEmpty
+
+
+def restore_refused(error: TargetNotEmpty, config: Path | None) -> str:
+    """Why a restore changed nothing, and what the operator can do: the message of
+    migrate-db, which restore runs, speaks of its own options (--to), not of restore's."""
+    settings = str(config) if config is not None else "the settings file"
+    return (
+        f"{error.target} already holds data ({error.held}). restore only copies into an empty"
+        f" database, so nothing was changed. Stop the bot, then either point [bot] database in"
+        f" {settings} at a new SQLite file or an empty PostgreSQL database, or move this"
+        " database aside (keep it until the restored one is checked), and run restore again."
+    )
 
 
 class BackupError(Exception):
@@ -34,9 +47,10 @@ class BackupReport:
     moves: int
 
     def summary(self) -> str:
+        games = f"{self.matches} game{'s' * (self.matches != 1)}"  # the CLI speaks English
+        moves = f"{self.moves} move{'s' * (self.moves != 1)}"
         return (
-            f"Backed up {self.matches} games and {self.moves} moves into {self.path}"
-            f" ({self.size / 1024:.0f} KB), checked."
+            f"Backed up {games} and {moves} into {self.path} ({self.size / 1024:.0f} KB), checked."
         )
 
 

@@ -89,9 +89,10 @@ class TargetNotEmpty(MigrationError):
 
     def __init__(self, target: str, counts: dict[str, int]) -> None:
         self.counts = counts
-        held = ", ".join(f"{table}: {n} row{'s' * (n != 1)}" for table, n in counts.items())
+        self.target = target
+        self.held = ", ".join(f"{table}: {n} row{'s' * (n != 1)}" for table, n in counts.items())
         super().__init__(
-            f"The target {target} already holds data ({held}). migrate-db only copies into an"
+            f"The target {target} already holds data ({self.held}). migrate-db only copies into an"
             " empty database, so nothing was changed. Give a new database, or drop and"
             " recreate this one if its data is not needed."
         )

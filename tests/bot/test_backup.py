@@ -78,13 +78,17 @@ def test_the_commands(tmp_path, capsys, pg_url):
     asyncio.run(one_game())
     file = tmp_path / "copy.sqlite3"
     assert main(["backup", str(file), "--config", str(config)]) == 0
-    assert "Backed up 1 games and 0 moves" in capsys.readouterr().out
+    assert "Backed up 1 game and 0 moves into" in capsys.readouterr().out
     # Never over an existing file.
     assert main(["backup", str(file), "--config", str(config)]) == 2
     assert "already exists" in capsys.readouterr().err
     # A restore into the bot's own database, which holds data, changes nothing.
     assert main(["restore", str(file), "--config", str(config)]) == 2
-    assert "already holds data" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "already holds data" in err
+    # What the operator should do, in restore's words (issue 39, item 13 d).
+    assert "migrate-db" not in err and "restore only copies into an empty database" in err
+    assert "[bot] database" in err and str(config) in err
     fresh = tmp_path / "fresh.toml"
     fresh.write_text(f'[bot]\ndatabase = "{tmp_path / "new.sqlite3"}"\n')
     assert main(["restore", str(file), "--config", str(fresh)]) == 0
