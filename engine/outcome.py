@@ -14,7 +14,9 @@ class Termination(enum.Enum):
     # Schotten Totten (RULINGS ST1-7, ST1-9)
     THREE_ADJACENT = "three adjacent stones"
     FIVE_STONES = "five stones"
-    NO_MOVES = "neither player can play or claim"
+    NO_MOVES = "neither player can play or claim"  # a draw, or a game stored before the two below
+    NO_MOVES_MORE_STONES = "neither player can play or claim: more stones"
+    NO_MOVES_LAST_CLAIM = "neither player can play or claim, stones equal: last stone claimed"
     # Schotten Totten 2 (RULINGS ST2-7, ST2-8)
     DAMAGED_TILE_TAKEN = "control of a damaged wall tile"
     FOURTH_TILE_DAMAGED = "a fourth wall tile damaged"
@@ -36,6 +38,13 @@ _REASONS: dict[Termination, Phrase] = {
     Termination.THREE_ADJACENT: say_in("game end", "three adjacent stones"),
     Termination.FIVE_STONES: say_in("game end", "five stones"),
     Termination.NO_MOVES: say_in("game end", "neither player can play or claim"),
+    # The deciding rule of RULINGS ST1-9, when the game has a winner.
+    Termination.NO_MOVES_MORE_STONES: say_in(
+        "game end", "neither player can play or claim: more stones"
+    ),
+    Termination.NO_MOVES_LAST_CLAIM: say_in(
+        "game end", "neither player can play or claim, stones equal: last stone claimed"
+    ),
     Termination.DAMAGED_TILE_TAKEN: say_in("game end", "control of a damaged wall tile"),
     Termination.FOURTH_TILE_DAMAGED: say_in("game end", "a fourth wall tile damaged"),
     Termination.DECK_EMPTY: say_in("game end", "the deck ran out"),

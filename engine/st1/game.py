@@ -400,7 +400,7 @@ class Game(CardGame):
                 if self._can_play(p):
                     return
                 if self._nobody_can_move():
-                    self._finish(Outcome(self._stalemate_winner(), Termination.NO_MOVES), events)
+                    self._finish(self._stalemate(), events)
                     return
                 if self.options.expert and self.claimable(p):
                     return
@@ -420,11 +420,15 @@ class Game(CardGame):
         """RULINGS ST1-9: neither player can play a card nor claim a stone."""
         return all(not self._can_play(q) and not self.claimable(q) for q in PLAYERS)
 
-    def _stalemate_winner(self) -> int | None:
+    def _stalemate(self) -> Outcome:
+        """RULINGS ST1-9's result, naming the rule that decided it (more stones, or equal
+        stones and the last stone claimed), so the players read why the winner won."""
         counts = [sum(1 for s in self.stones if s.claimed_by == q) for q in PLAYERS]
         if counts[0] != counts[1]:
-            return 0 if counts[0] > counts[1] else 1
-        return self.last_claimer  # None only if no stone was ever claimed: a draw
+            return Outcome(0 if counts[0] > counts[1] else 1, Termination.NO_MOVES_MORE_STONES)
+        if self.last_claimer is None:  # no stone was ever claimed: a draw
+            return Outcome(None, Termination.NO_MOVES)
+        return Outcome(self.last_claimer, Termination.NO_MOVES_LAST_CLAIM)
 
     def _draw_choices(self, p: int) -> list[str]:
         """Decks to refill from (README R-1: only while the hand is short)."""

@@ -75,6 +75,15 @@ ENGINE_WORDS = {
         "aucun joueur ne peut jouer ni revendiquer",
         "keiner kann spielen oder beanspruchen",
     ),
+    "neither player can play or claim: more stones": (
+        "aucun joueur ne peut jouer ni revendiquer : plus de Bornes",
+        "niemand kann spielen oder beanspruchen: mehr Grenzsteine",
+    ),
+    "neither player can play or claim, stones equal: last stone claimed": (
+        "aucun joueur ne peut jouer ni revendiquer, Bornes à égalité : dernière Borne revendiquée",
+        "niemand kann spielen oder beanspruchen, gleich viele Grenzsteine: zuletzt beanspruchter"
+        " Grenzstein",
+    ),
     "control of a damaged wall tile": (
         "contrôle d'une tuile Muraille endommagée",
         "Führung an einem beschädigten Mauerplättchen",

@@ -282,7 +282,7 @@ def test_neither_player_can_move_ends_the_game_by_stones_held():
         """
     )
     assert g.outcome is not None
-    assert g.outcome.termination is Termination.NO_MOVES
+    assert g.outcome.termination is Termination.NO_MOVES_MORE_STONES
     assert g.outcome.winner == 0
 
 
@@ -304,7 +304,7 @@ def test_stalemate_with_equal_stones_goes_to_the_last_claimer(last, winner):
     # RULINGS ST1-9: equal stones, the player who claimed the most recent stone wins.
     g = parse_position(stalemate(last))
     assert g.outcome is not None
-    assert g.outcome.termination is Termination.NO_MOVES
+    assert g.outcome.termination is Termination.NO_MOVES_LAST_CLAIM
     assert g.outcome.winner == winner
 
 
