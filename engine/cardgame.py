@@ -221,8 +221,7 @@ def not_in_hand(card: str, held: str) -> Phrase:
 def tactic_limit(mine: int, theirs: int) -> Phrase:
     """RULINGS ST1-10, ST2-10: why another tactic card may not be played yet."""
     return say_n(
-        # TRANSLATORS: the English says "cards" even for 1; the singular may say "card".
-        "You have played {count} tactic cards and your opponent {theirs}; you may play"
+        "You have played {count} tactic card and your opponent {theirs}; you may play"
         " another only when your opponent has played as many as you.",
         "You have played {count} tactic cards and your opponent {theirs}; you may play"
         " another only when your opponent has played as many as you.",

@@ -166,7 +166,7 @@ def hand_fact(n: int) -> str:
 def tactics_fact(n: int) -> str:
     """ "2 tactics played", on a banner."""
     # TRANSLATORS: on a player's banner: how many tactic cards they have played.
-    return ngettext("{count} tactics played", "{count} tactics played", n).format(count=n)
+    return ngettext("{count} tactic played", "{count} tactics played", n).format(count=n)
 
 
 def _decided(view: View) -> frozenset[int]:

@@ -53,7 +53,7 @@ from bot.store import valid_id
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
-from lang import Phrase, _, current, fill, localise, mention, pgettext, say, speaking
+from lang import Phrase, _, current, fill, localise, mention, ngettext, pgettext, say, speaking
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -564,11 +564,16 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
-    text = _(
+    text = ngettext(
+        "{name}'s {count} real choice (draws, claims and forced moves left out), judged"
+        " at the {level} level from what {name} could see then: their own hand and the"
+        " board. {name}'s estimated chance of winning: {first} at their first decision,"
+        " {last} at their last.",
         "{name}'s {count} real choices (draws, claims and forced moves left out), each"
         " judged at the {level} level from what {name} could see then: their own hand and"
         " the board. {name}'s estimated chance of winning: {first} at their first decision,"
-        " {last} at their last."
+        " {last} at their last.",
+        len(mine),
     )
     return fill(
         text,
@@ -646,7 +651,11 @@ async def _analyse(
     name = game.info.names[seat]
     if worst:
         tail = fill(
-            _("The {count} moves that cost {name} the most, with the board before each:"),
+            ngettext(
+                "The {count} move that cost {name} the most, with the board before it:",
+                "The {count} moves that cost {name} the most, with the board before each:",
+                len(worst),
+            ),
             count=len(worst),
             name=name,
         )

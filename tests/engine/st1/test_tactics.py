@@ -142,7 +142,7 @@ def test_ruses_count_towards_the_limit():
     g.play("draw clan")
     g.play("B1 3")
     g.play("draw clan")
-    with pytest.raises(IllegalMoveError, match="played 1 tactic cards and your opponent 0"):
+    with pytest.raises(IllegalMoveError, match="played 1 tactic card and your opponent 0"):
         g.play("spy 4")
 
 

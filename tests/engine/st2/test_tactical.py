@@ -61,7 +61,7 @@ def test_draw_from_either_deck():
 
 def test_tactic_limit():
     g = tactical("turn: P1\nhand P1: spy R1\nhand P2: B1\ntactics played: 1 0\n")
-    with pytest.raises(IllegalMoveError, match="played 1 tactic cards and your opponent 0"):
+    with pytest.raises(IllegalMoveError, match="played 1 tactic card and your opponent 0"):
         g.play("spy 3")
 
 
