@@ -71,7 +71,7 @@ def test_the_bots_own_ids_are_read_back():
 async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
     from bot.front.controls import BLOCKED, controls_view
     from bot.front.picker import build_picker
-    from bot.front.unplayable import unplayable
+    from bot.front.unplayable import unplayable, why_not
     from engine.api import MatchSpec, new_match
     from engine.st1.position import parse_position
 
@@ -88,7 +88,11 @@ async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
     assert "joker" in hand and "joker" not in playable
     blocked = unplayable(match, seat, hand, playable)
     assert set(blocked) == {"joker"}
-    assert blocked["joker"].startswith("You have played 2 tactic cards and your opponent 1")
+    # The menu's reason is whole within Discord's 100 characters; choosing the card says the
+    # engine's whole refusal (why_not).
+    limit = "Wait until your opponent has played as many tactic cards as you (2 to 1)."
+    assert blocked["joker"] == limit
+    assert why_not(match, seat, "joker").startswith("You have played 2 tactic cards and your")
     view = controls_view(1, 0, "st1", legal, hand=hand, blocked=blocked)
     (menu,) = [i for i in view.children if getattr(i, "item", None) is not None][:1]
     options = menu.item.options
@@ -96,7 +100,7 @@ async def test_the_card_menu_follows_the_hand_and_says_why_a_card_is_out():
         c if c in playable else f"{BLOCKED}{c}" for c in hand
     ]  # the hand picture's order, the Joker included
     joker = next(o for o in options if o.value == f"{BLOCKED}joker")
-    assert joker.label == "Joker (not now)" and joker.description.startswith("You have played 2")
+    assert joker.label == "Joker (not now)" and joker.description == limit
 
 
 async def test_the_banshee_asks_to_discard_not_where_to():
@@ -272,7 +276,7 @@ def test_the_menu_and_the_hand_picture_agree_when_a_tactic_card_must_wait():
     assert offered == raised == {"R7", "B2"}
     assert set(out) == {"recruiter", "joker"}
     assert out["recruiter"].label == "Recruiter (not now)"
-    assert out["recruiter"].description.startswith("You have played 2 tactic cards")
+    assert out["recruiter"].description.startswith("Wait until your opponent has played as many")
 
 
 async def test_a_ruse_chosen_in_the_card_menu_shows_what_it_does():
