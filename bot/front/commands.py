@@ -136,7 +136,9 @@ class SchottenCommands(app_commands.Group):
     @app_commands.command(description="Cancel your latest challenge in this channel")
     @gated
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
+        # The channel reads it once, on the challenge's own message; the challenger's answer
+        # is private and short (the same sentence twice in a row read as two cancellations).
+        await acknowledge(interaction, private=True)
         cid = await self._my_challenge(interaction, made=True)
         info = await self.service.cancel(cid, interaction.user.id)
         with speaking(await self.front.server_language(interaction.guild_id)):
@@ -145,8 +147,10 @@ class SchottenCommands(app_commands.Group):
                 player=info.challenger.name,
                 challenge=localise(info.describe()),
             )
-        await interaction.followup.send(text, allowed_mentions=QUIET)
         await self.front.edit_challenge(info, text)
+        # TRANSLATORS: the private answer to /schotten cancel; the challenge's message is
+        # edited to say "Alice cancelled the challenge: ..." for everyone.
+        await interaction.followup.send(_("Your challenge is cancelled."), ephemeral=True)
 
     # Playing ---------------------------------------------------------------------------------
 
