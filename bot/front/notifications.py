@@ -93,7 +93,10 @@ async def mentions_for(service: GameService, user_ids: Iterable[int]) -> discord
     ids = list(dict.fromkeys(user_ids))
     wants = await service.notifications_of(ids)
     allowed = [u for u in ids if wants[u].pings]
-    if len(allowed) == len(ids):
+    # Named one by one: users=True would let every mention in the text ping, and a post may
+    # name members it does not mean to ping (a tournament's pairings, issue 39). Only past
+    # Discord's limit on the list, where everyone named wants pings, is it the way out.
+    if len(allowed) > MAX_ALLOWED_USERS and len(allowed) == len(ids):
         return discord.AllowedMentions(everyone=False, roles=False, users=True)
     return discord.AllowedMentions(
         everyone=False,

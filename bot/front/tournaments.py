@@ -646,8 +646,11 @@ class TournamentDesk:
                 second=g.second_id,
                 deadline=int(t.round_deadline or 0),
             )
+        # One signal a player: the one to move has their turn's (the hand's DM, or the
+        # board's ping), so this post pings only the other.
+        waiting = [p for p in info.players if p != info.deciding_user]
         await self._post(
-            thread, text, allowed_mentions=await mentions_for(self.front.service, info.players)
+            thread, text, allowed_mentions=await mentions_for(self.front.service, waiting)
         )
         try:
             await self.front.relay.deliver(info.id)
@@ -690,7 +693,8 @@ class TournamentDesk:
                 continue  # gone, or refused there before: announced once it may post there
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 if t.status == "running":
-                    lines = await self.pairing_lines(t, t.round, ping=True)
+                    pairings = await self.tournaments.pairings(t.id, t.round)
+                    lines = [pairing_line(t, g, ping=True) for g in pairings]
                     # TRANSLATORS: <t:{deadline}:f> is Discord's date and time of the deadline.
                     head = fill(
                         _(
@@ -703,8 +707,10 @@ class TournamentDesk:
                         deadline=int(t.round_deadline or 0),
                     )
                     text = "\n".join([head, *lines])
-                    players = [e.user_id for e in t.entrants]
-                    mentions = await mentions_for(self.front.service, players)
+                    # Only a player with a bye is pinged here: the others are, once each, in
+                    # their game's thread (its first post, or their turn's signal).
+                    byes = [g.first_id for g in pairings if g.second_id is None]
+                    mentions = await mentions_for(self.front.service, byes)
                     sent = await self._post(channel, text[:2000], allowed_mentions=mentions)
                     upto = t.round
                 else:

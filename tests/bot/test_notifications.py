@@ -262,8 +262,12 @@ async def test_a_post_naming_several_members_mentions_only_those_who_want_pings(
     await service.update_notifications(2, pings=False)
     mentions = (await mentions_for(service, [1, 2, 3])).to_dict()
     assert mentions["parse"] == [] and mentions["users"] == [1, 3]
-    mentions = (await mentions_for(service, [1, 3])).to_dict()  # all of them: every user
-    assert mentions["parse"] == ["users"] and "users" not in mentions
+    # All of them: still named one by one, so a post that names others too (a tournament's
+    # pairings, where only the byes are pinged) pings only these (issue 39, item 13 f).
+    mentions = (await mentions_for(service, [1, 3])).to_dict()
+    assert mentions["parse"] == [] and mentions["users"] == [1, 3]
+    mentions = (await mentions_for(service, [])).to_dict()  # nobody
+    assert mentions["parse"] == [] and mentions["users"] == []
 
 
 async def test_pings_off_the_posts_name_the_member_without_mentioning_them(world):
