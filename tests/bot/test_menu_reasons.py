@@ -10,7 +10,6 @@ import discord
 import pytest
 
 from bot.front.controls import BLOCKED, controls_view
-from bot.front.picker import build_picker
 from bot.front.unplayable import unplayable, why_not
 from engine.api import MatchSpec, new_match
 from engine.st1.position import parse_position
