@@ -8,7 +8,11 @@ Above the board, a band: "Move 25 of 61", then "✗ Alice played R1 6" and "✓ 
 banshee 5 G6", each behind the badge that marks that move on the board. On the board the
 cards a move would put on the table are drawn faded in their places, the cards it would take
 are ringed, and a place it acts on otherwise (a claim, oil) is ringed; each mark carries its
-badge, so that nothing depends on telling the two colours apart. Nobody is "to play" on this
+badge, so that nothing depends on telling the two colours apart. The badges sit astride the
+top edge of what they mark, above a card's words. When both moves put a card on the same
+side of a place, the two cards are alternatives for one place: side by side on one outlined
+panel that counts as one slot (the place's other free slots still show beyond it), so the
+stone does not seem to get both. Nobody is "to play" on this
 picture: the banners carry no badge, and the last move's rings give way to the marks.
 
 The moves are given as they should be shown (the caller writes them in the reader's

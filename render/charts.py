@@ -140,15 +140,18 @@ def render_rating_chart(
     series: Mapping[str, Sequence[RatingPoint]],
     *,
     name: str,
+    start: int | None = None,
     theme: Theme = DEFAULT_THEME,
     locale: str | None = None,
 ) -> bytes:
     """A member's rating after each rated game, one line per game (keys are the games'
     names, e.g. "Schotten Totten", "Schotten Totten 2"; one or two series), wins and losses
-    marked. PNG bytes. `locale`: the language of its words (our code or a Discord locale;
-    English by default)."""
+    marked. `start`: the rating before a game's first rated game (a new player's), drawn as
+    each line's first point, at game 0, so that even one game draws a line from the start.
+    PNG bytes. `locale`: the language of its words (our code or a Discord locale; English
+    by default)."""
     with speaking(locale):
-        return png.encode(rating_chart(series, name=name, theme=theme).image)
+        return png.encode(rating_chart(series, name=name, start=start, theme=theme).image)
 
 
 def render_chance_chart(
@@ -186,6 +189,7 @@ def rating_chart(
     series: Mapping[str, Sequence[RatingPoint]],
     *,
     name: str,
+    start: int | None = None,
     theme: Theme = DEFAULT_THEME,
     colors: tuple[str, str] = GAME_COLORS,
 ) -> Chart:
@@ -194,6 +198,8 @@ def rating_chart(
     lines = _rating_series(series, line_styles(colors))
     count = sum(len(s.points) for s in lines)
     ratings = [p.rating for s in lines for p in s.points]
+    if start is not None:
+        ratings.append(start)
     y_lo, y_hi, y_ticks = _rating_ticks(min(ratings), max(ratings))
     w, m = theme.board_width, theme.margin
     f_tick = text.regular(theme, theme.small_size)
@@ -202,7 +208,8 @@ def rating_chart(
     end_w = SERIES_SIZE + 12 + max(f_end.getlength(str(s.points[-1].rating)) for s in lines)
     plot_top = TITLE_TOP + TITLE_H + 2 * ROW_H + 10  # two legend rows: lines, results
     box = (m + label_w + 10, plot_top, w - m - end_w - 14, plot_top + PLOT_H)
-    axes = _Axes(box, (1, count), (y_lo, y_hi))
+    first = 1 if start is None else 0  # game 0: before the first rated game
+    axes = _Axes(box, (first, count), (y_lo, y_hi))
     c = _Canvas.new(w, round(box[3]) + AXIS_H, theme)
 
     stride, size = _result_thinning(lines, axes)
@@ -214,10 +221,16 @@ def rating_chart(
     for t in y_ticks:
         _grid_y(c, axes, t, str(t), f_tick)
     caption = pgettext("chart axis", "rated game")
-    _x_axis(c, axes, _game_ticks(count), f_tick, caption, _dates(lines))
+    _x_axis(c, axes, _game_ticks(count, first), f_tick, caption, _dates(lines))
     for s in lines:
         pts = [(axes.x(n), axes.y(p.rating)) for n, p in zip(s.numbers, s.points, strict=True)]
+        if start is not None:
+            # The start, just before this game's first rated game (where the line leaves).
+            pts.insert(0, (axes.x(s.numbers[0] - 1), axes.y(start)))
         c.polyline(pts, s.style.color, LINE_W, dashed=s.style.dashed)
+        if start is not None:
+            # Hollow and small: a rating, not a game's result.
+            c.marker(s.style.shape, pts[0], SERIES_SIZE - 2, s.style.color, hollow=True)
     for s in lines:
         _result_markers(c, s, axes, stride, size)
     _end_labels(c, lines, axes, f_end)
@@ -276,10 +289,10 @@ def _nice_steps() -> Iterable[int]:
         yield 5 * k
 
 
-def _game_ticks(count: int) -> list[int]:
-    """Game numbers to label: the first, the last, and round numbers between."""
+def _game_ticks(count: int, first: int = 1) -> list[int]:
+    """Game numbers to label: the first (0: the start), the last, and round numbers between."""
     step = next(s for s in _nice_steps() if count / s <= 7)
-    return sorted({1, count, *range(step, count, step)})
+    return sorted({first, count, *range(step, count, step)})
 
 
 def _dates(lines: Sequence[_Series]) -> tuple[str, str]:

@@ -522,24 +522,36 @@ def face_pin(notes: Notes, place: int) -> Pin | None:
     return None
 
 
-PIN_D = 26  # a mark's badge: a disc this wide
+PIN_D = 26  # a mark's badge: a disc this wide (beside the lines above an analysis)
+# On the board, smaller and over the top edge of what it marks: a card's words start 11
+# pixels below its top (a tactic card's name), so the badge ends at 10 and covers none of
+# them; its top stands in the 8-pixel gap between rows.
+PIN_BOARD_D = 22
+PIN_INTO = 10  # how far the badge reaches down into the card
 
 
 def pin_badge(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, box: Box, pin: Pin) -> None:
-    """The mark's badge on the top right corner of `box`."""
-    pin_disc(img, d, theme, (box[2] - PIN_D / 2 - 2, box[1] - 6), pin)
+    """The mark's badge astride the top edge of `box`, at its right end."""
+    xy = (box[2] - PIN_BOARD_D - 1, box[1] + PIN_INTO - PIN_BOARD_D)
+    pin_disc(img, d, theme, xy, pin, PIN_BOARD_D)
 
 
 def pin_disc(
-    img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, xy: tuple[float, float], pin: Pin
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    xy: tuple[float, float],
+    pin: Pin,
+    size: int = PIN_D,
 ) -> None:
-    """A mark's badge: a disc of its colour holding its symbol, from `xy` (top left)."""
+    """A mark's badge: a disc of its colour `size` wide holding its symbol, from `xy` (top
+    left)."""
     x, y = xy
     s = theme.supersample
-    paste(img, panel(PIN_D, PIN_D, PIN_D // 2, pin.color, theme.background, 2, s), (x, y))
+    paste(img, panel(size, size, size // 2, pin.color, theme.background, 2, s), (x, y))
     f = text.bold(theme, theme.small_size)
-    room = (x, y, x + PIN_D, y + PIN_D)
-    text.draw(d, (x + PIN_D / 2, y + PIN_D / 2), pin.symbol, f, theme.text_dark, "mm", room=room)
+    room = (x, y, x + size, y + size)
+    text.draw(d, (x + size / 2, y + size / 2), pin.symbol, f, theme.text_dark, "mm", room=room)
 
 
 # ---- rows: one stone or tile, its two sides of cards ------------------------------------
@@ -686,6 +698,16 @@ def draw_face(
             y += 3
 
 
+PAIR_PAD = 7  # the alternatives' panel around their two cards (outside their rings)
+
+
+def _alternatives(side: Side) -> int:
+    """1 if the side's ghosts are two cards of two different marks (the move made and the
+    better one), else 0."""
+    pins = [side.pins.get(str(c)) for c in side.ghosts]
+    return int(len(pins) == 2 and None not in pins and pins[0] != pins[1])
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """A stone or tile with the cards on its two sides."""
@@ -736,11 +758,28 @@ def _side(
     card = theme.board_card
     gap = theme.gap
     cards = [*side.cards, *side.ghosts]
-    n = max(side.slots, len(cards))
+    # A move and the better one both putting a card here (an analysis): the two are
+    # alternatives for one place, side by side on one panel, and count as one slot.
+    pair = _alternatives(side)
+    n = max(side.slots + pair, len(cards))
     boxes: list[Box] = []
     for k in range(n):
         x = edge + k * (card.w + gap) if direction > 0 else edge - (k + 1) * card.w - k * gap
         boxes.append((x, y, x + card.w, y + card.h))
+    if pair:
+        both = boxes[len(side.cards) : len(side.cards) + 2]
+        px0 = min(b[0] for b in both) - PAIR_PAD
+        px1 = max(b[2] for b in both) + PAIR_PAD
+        look = panel(
+            round(px1 - px0),
+            card.h + 2 * PAIR_PAD,
+            theme.radius + PAIR_PAD,
+            theme.surface,
+            theme.text_muted,
+            2,
+            theme.supersample,
+        )
+        paste(img, look, (px0, y - PAIR_PAD))
     if side.backing and side.cards:
         used = boxes[: len(side.cards)]
         bx0 = min(b[0] for b in used) - 4

@@ -48,6 +48,7 @@ from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import _, localise, speaking
 from render import png, st1_board, st2_board, text
+from render.frame import FRAME_WIDTH
 from render.theme import DEFAULT_THEME, Theme
 
 __all__ = [
@@ -447,7 +448,8 @@ def _draw_frames(frames: Sequence[ReplayFrame], names: tuple[str, str], theme: T
         return img.quantize(palette=ref, dither=Image.Dither.NONE)
 
     # Boards differ in height (a discard pile grows, a result banner appears): every frame
-    # is as tall as the tallest, the table's colour below a shorter board.
+    # is as tall as the tallest, and a shorter board's frame is drawn down to the picture's
+    # bottom (table colour inside it), so no frame ends in a bare strip below its board.
     boards = []
     for i, frame in enumerate(frames):
         rgb = samples.pop(i) if i in samples else _board(frame.view, names, theme)
@@ -455,11 +457,18 @@ def _draw_frames(frames: Sequence[ReplayFrame], names: tuple[str, str], theme: T
     band = caption_height(theme)
     size = (width, band + max(b.height for b in boards))
     background = palette.index(_rgb(theme.background))  # the theme's colours come first
+    edge = quantized(Image.new("RGB", (1, 1), theme.frame)).getpixel((0, 0))
     images = []
     for frame, board in zip(frames, boards, strict=True):
         img = Image.new("P", size, background)
         img.putpalette(_flat(palette))
         img.paste(quantized(_caption(frame, width, theme)), (0, 0))
+        if board.height < size[1] - band:
+            # Without its bottom edge: the frame is drawn again around the full height.
+            board = board.crop((0, 0, board.width, board.height - FRAME_WIDTH))
+            ImageDraw.Draw(img).rectangle(
+                (0, band, width - 1, size[1] - 1), outline=edge, width=FRAME_WIDTH
+            )
         img.paste(board, (0, band))
         images.append(img)
     return _Frames(images, palette, [HOLD_MS[f.hold] for f in frames])

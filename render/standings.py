@@ -66,8 +66,8 @@ class StandingRow:
     tiebreaks: tuple[float, ...]  # shown with at most one decimal (7.5, 12)
     # One cell per round played so far: "+5" (won against #5), "−2", "=4", "bye", "+F" (won
     # by forfeit), "−F", "·" (not paired), "…" (running). Later rounds are left empty. A
-    # cell has room for about four characters ("bye", "+12"; "exe" or "frei" in French or
-    # German): longer words are cut.
+    # cell has room for about four characters ("bye", "+12", "frei"); the round columns
+    # widen for a longer word ("exempt" in French), never cut it.
     results: tuple[str, ...]
     withdrawn: bool = False  # left the event: drawn greyed and marked "(left)"
 
@@ -260,6 +260,7 @@ def _columns(
         _fixed_width(h, [decimal_text(r.tiebreaks[i]) for r in rows], f_head, f_cell)
         for i, h in enumerate(heads)
     ]
+    round_w = _round_width(rows, theme)
     inner = theme.board_width - 2 * theme.margin
     fixed = rank_w + points_w + sum(tb_ws)
     if fixed + NAME_MIN > inner:
@@ -267,11 +268,11 @@ def _columns(
             f"{len(heads)} tie-break columns leave no room for the players' names:"
             " use fewer tie-breaks or shorter names for them"
         )
-    fit = int((inner - fixed - NAME_MIN) // ROUND_W)  # may be 0: the note says so
+    fit = int((inner - fixed - NAME_MIN) // round_w)  # may be 0: the note says so
     played = max(len(r.results) for r in rows)
     end = min(rounds, max(played, fit))
     shown = range(max(1, end - fit + 1), end + 1)
-    name_w = inner - fixed - len(shown) * ROUND_W
+    name_w = inner - fixed - len(shown) * round_w
     # Room left over beyond a long name goes to the number columns: a narrow table would
     # leave the points far from the names they belong to.
     extra = max(0.0, name_w - NAME_MAX) / (1 + len(tb_ws) + len(shown))
@@ -293,8 +294,17 @@ def _columns(
     # TRANSLATORS: a round's column heading, "R3": at most 3 characters with the number.
     round_head = pgettext("standings column", "R{round}")
     for r in shown:
-        add("round", round_head.format(round=r), ROUND_W + extra, "m", r)
+        add("round", round_head.format(round=r), round_w + extra, "m", r)
     return tuple(out), shown
+
+
+def _round_width(rows: Sequence[StandingRow], theme: Theme) -> int:
+    """A round's column: ROUND_W, or wider if a result's words need it at the smallest size
+    (a bye in French, "exempt"), so that every cell shows its whole word."""
+    f = text.regular(theme, theme.small_size)
+    words = {text.printable(c, theme.font_regular) for r in rows for c in r.results}
+    widest = max((f.getlength(w) for w in words if w), default=0.0)
+    return max(ROUND_W, math.ceil(widest) + 8)
 
 
 def _heading(words: str, f: FreeTypeFont, theme: Theme) -> str:
@@ -454,13 +464,14 @@ def _result(
         return
     kind = result_kind(words)
     # Three-digit opponents drop to the smallest size and may widen their chip a little.
+    room = math.floor(col.w) - 4
     f, shown = text.shrink_to_fit(
-        words, theme, (theme.label_size, theme.small_size), ROUND_W - 4, strong=False
+        words, theme, (theme.label_size, theme.small_size), room, strong=False
     )
     fill = {"win": WIN_FILL, "loss": LOSS_FILL, "draw": DRAW_FILL}.get(kind)
     cx = col.x + col.w / 2
     if fill is not None and not muted:
-        chip_w = min(ROUND_W - 2, max(CHIP_W, round(f.getlength(shown)) + 6))
+        chip_w = min(room + 2, max(CHIP_W, round(f.getlength(shown)) + 6))
         chip = panel(chip_w, CHIP_H, 6, fill, scale=theme.supersample)
         paste(img, chip, (cx - chip_w / 2, cy - CHIP_H / 2))
     quiet = muted or words in ("·", "…")

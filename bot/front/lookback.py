@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot import lookback
+from bot import lookback, ratings
 from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
@@ -805,7 +805,8 @@ def rating_chart(
             for game, steps in history.items()
             if steps
         }
-    return render_rating_chart(series, name=name, locale=language)
+    # Every line starts at a new player's rating: one game still draws a line.
+    return render_rating_chart(series, name=name, start=ratings.BASE, locale=language)
 
 
 def game_name(game: str) -> str:

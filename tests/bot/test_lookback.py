@@ -12,6 +12,7 @@ from bot.sandbox import running_bot, wait_for_game
 from discord_loopback import Emulator
 from discord_loopback import permissions as perms
 from engine.cards import format_cards
+from render.charts import RatingPoint, render_rating_chart
 from render.theme import DEFAULT_THEME
 from tests.bot.test_e2e import start_game
 from tests.bot.test_service import play_random
@@ -224,6 +225,11 @@ async def test_stats_show_the_rating_curve(world):
         assert Image.open(io.BytesIO(chart.data)).format == "PNG"
         history = await bot.service.rating_history(guild.id, alice.id)
         assert len(history["st1"]) == 2
+        # Her line starts at a new player's rating, before her first game (issue 39).
+        points = [RatingPoint(s.at, s.rating.points, s.result) for s in history["st1"]]
+        name = (await bot.service.stats(guild.id, alice.id)).name
+        drawn = render_rating_chart({"Schotten Totten": points}, name=name, start=1000)
+        assert chart.data == drawn
         await emu.assert_all_acknowledged()
 
 

@@ -4,13 +4,18 @@ and shows nobody "to play" (issue 28, item 6); a replay's single frame for stepp
 from __future__ import annotations
 
 import io
+import math
 import random
 
+import pytest
 from PIL import Image
 
 from engine.api import MatchSpec, new_match
+from engine.cards import parse_card
+from lang import speaking
 from render import render_board, text
 from render.analysis import BETTER, PLAYED, render_analysis_board
+from render.cards import BOARD, card_sprite
 from render.replay import render_replay_frame, replay_frame, replay_frames
 from render.theme import DEFAULT_THEME
 from render.words import phase_badge
@@ -153,3 +158,114 @@ def test_a_replay_frame_is_the_gifs_frame_and_clamps_at_the_ends():
         data = render_replay_frame(frames[5], NAMES)
     assert "5/12" in [ln.text for ln in lines]
     assert Image.open(io.BytesIO(data)).format == "PNG"
+
+
+# ---- a move and its better alternative on the same side of one stone (issue 39) ----------
+
+
+def _same_stone(tactic: str):
+    """A tactics position where the deciding seat could play `tactic` or a clan card on a
+    stone holding one of its cards (of three places): the view, the seat, the clan card
+    move (played), the tactic move (better) and the stone."""
+    for seed in range(200):
+        game = new_match(MatchSpec("tactics"), seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.is_over:
+                break
+            seat = game.to_decide if game.to_decide is not None else game.turn
+            legal = [str(m) for m in game.legal_moves()]
+            view = game.view(seat)
+            for move in legal:
+                if not move.startswith(tactic + " "):
+                    continue
+                number = int(move.split()[-1])
+                stone = view.stones[number - 1]
+                plain = [m for m in legal if m[0] in "ROYGBP" and m.endswith(f" {number}")]
+                if len(stone.sides[seat]) == 1 and stone.size == 3 and plain:
+                    return view, seat, plain[0], move, number
+            game.play(rng.choice(legal), seat)
+    raise AssertionError(f"no position to play {tactic} found")
+
+
+def _ring_box(img: Image.Image, colour: str) -> tuple[int, int, int, int]:
+    """The card box a mark's ring is drawn around, found below the band (whose badges share
+    the colour): the ring's bottom edge (rings stand 4 pixels off the card; its badge is at
+    the top) is centred under the card, 3 pixels below it."""
+    top = 250
+    r, g, b = Image.new("RGB", (1, 1), colour).getpixel((0, 0))
+    px = img.load()
+    hits = [
+        (x, y)
+        for y in range(top, img.height)
+        for x in range(img.width)
+        if abs(px[x, y][0] - r) + abs(px[x, y][1] - g) + abs(px[x, y][2] - b) <= 12
+    ]
+    bottom = max(y for _x, y in hits)
+    edge = [x for x, y in hits if y == bottom]
+    card = DEFAULT_THEME.board_card
+    assert max(edge) - min(edge) < card.w, "one ring of this colour, around one card"
+    x0 = round((min(edge) + max(edge)) / 2 - card.w / 2 + 0.5)
+    y0 = bottom - 3 - card.h
+    return x0, y0, x0 + card.w, y0 + card.h
+
+
+def _labels(card: str, locale: str) -> list[tuple[float, float, float, float]]:
+    """The ink boxes of the words on `card`'s board sprite, in the sprite's pixels."""
+    with speaking(locale), text.recording() as lines:
+        card_sprite(parse_card(card), BOARD, DEFAULT_THEME, game="st1")
+    return [ln.ink for ln in lines if ln.ink is not None and ln.text.strip()]
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "de"])
+@pytest.mark.parametrize("tactic", ["shield", "spy", "joker"])
+def test_no_mark_covers_a_cards_label(tactic, locale):
+    """The German review: the ✓ badge covered "Schil(d)". Neither badge may cover any word
+    of the card it marks, in every language (the longest names: Schild, Porte-bouclier...)."""
+    view, seat, played, better, _number = _same_stone(tactic)
+    data = render_analysis_board(
+        view,
+        names=NAMES,
+        bottom_seat=seat,
+        number=25,
+        total=61,
+        played=played,
+        better=better,
+        locale=locale,
+    )
+    img = Image.open(io.BytesIO(data)).convert("RGB")
+    for colour, card in (
+        (DEFAULT_THEME.mark_played, played.split()[0]),
+        (DEFAULT_THEME.mark_better, tactic),
+    ):
+        x0, y0, _x1, _y1 = _ring_box(img, colour)
+        for a, b, c, d in _labels(card, locale):
+            label = img.crop(
+                (x0 + math.floor(a), y0 + math.floor(b), x0 + math.ceil(c), y0 + math.ceil(d))
+            )
+            assert count_colour(label, colour) == 0, f"the {colour} badge covers {card}'s label"
+
+
+def test_a_move_and_its_better_alternative_share_one_slot():
+    """Issue 39: the ✗ and ✓ cards took two of the stone's three places, beside its one
+    card, which read as three cards on the stone. They share one place: the stone still
+    shows its last free place as an empty outline, beyond the pair."""
+    view, seat, played, better, _number = _same_stone("shield")
+    data = render_analysis_board(
+        view, names=NAMES, bottom_seat=seat, number=25, total=61, played=played, better=better
+    )
+    img = Image.open(io.BytesIO(data)).convert("RGB")
+    first = _ring_box(img, DEFAULT_THEME.mark_played)
+    second = _ring_box(img, DEFAULT_THEME.mark_better)
+    card, gap = DEFAULT_THEME.board_card, DEFAULT_THEME.gap
+    step = second[0] - first[0]
+    assert abs(step) == card.w + gap  # side by side, the played card nearer the stone
+    assert (first[0] < img.width / 2) == (step < 0)
+    # Beyond the pair, the stone's third place: an empty slot's outline.
+    x0 = second[0] + step
+    outline = img.crop((x0, second[1], x0 + card.w, second[3]))
+    assert count_colour(outline, DEFAULT_THEME.slot) >= 2 * card.h
+    # The pair stands on one outlined panel of its own, beyond its outer card's ring.
+    outer = (second[0] - 8, second[0] - 4) if step < 0 else (second[2] + 4, second[2] + 8)
+    edge = img.crop((outer[0], second[1] + 10, outer[1], second[3] - 10))
+    assert count_colour(edge, DEFAULT_THEME.text_muted) >= second[3] - second[1] - 20

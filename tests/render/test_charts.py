@@ -208,6 +208,39 @@ def test_a_single_rated_game():
     assert marker[2] - marker[0] >= 12
 
 
+def test_one_rated_game_draws_a_line_from_the_starting_rating():
+    """Issue 39: one game showed one point and no start. With the starting rating, the
+    line runs from it (game 0) to the rating after the game, across the plot."""
+    series = {ST1: games([1104])}
+    chart = rating_chart(series, name="Aurélie", start=1000)
+    _, lines = drawn_words(lambda: render_rating_chart(series, name="Aurélie", start=1000))
+    ticks = numbers(lines)
+    assert {0, 1, 1104} <= set(ticks)  # game 0 (the start), game 1, the rating now
+    assert min(n for n in ticks if n >= 100) <= 1000  # the start is within the range
+    plot = plot_of(chart)
+    line = near(plot, GAME_COLORS[0]).getbbox()
+    assert line is not None
+    assert line[2] - line[0] >= 0.85 * plot.width  # from the start to the game
+    assert line[3] - line[1] >= 0.3 * plot.height  # rising from 1000 to 1104
+    # The start's point is lower (larger y) on the left than the game's on the right.
+    mask = near(plot, GAME_COLORS[0])
+    left = mask.crop((0, 0, plot.width // 4, plot.height)).getbbox()
+    right = mask.crop((3 * plot.width // 4, 0, plot.width, plot.height)).getbbox()
+    assert left is not None and right is not None
+    assert (left[1] + left[3]) / 2 > (right[1] + right[3]) / 2
+
+
+def test_a_second_game_starts_before_its_own_first_game():
+    """Each game's rating starts anew: its line leaves the start just before its first game."""
+    series = {ST1: games([1100, 1180]), ST2: games([940], "l", start=10)}
+    chart = rating_chart(series, name="Aurélie", start=1000)
+    plot = plot_of(chart)
+    orange = near(plot, GAME_COLORS[1]).getbbox()
+    assert orange is not None
+    # Games 1-3 on the axis 0..3: the second game's line runs from 2 to 3, the last third.
+    assert orange[0] > 0.55 * plot.width and orange[2] - orange[0] >= 0.25 * plot.width
+
+
 def test_300_rated_games_thin_their_markers_but_keep_the_line():
     series = {ST1: many(300)}
     chart = rating_chart(series, name="Aurélie")

@@ -18,6 +18,7 @@ from engine.api import MatchSpec, Playable, load_match, new_match
 from engine.cards import Card
 from render import render_board, st1_board, text
 from render.cards import BOARD, card_sprite
+from render.frame import FRAME_WIDTH
 from render.gallery import LONG_NAMES, NAMES
 from render.replay import (
     HOLD_MS,
@@ -127,6 +128,8 @@ def test_first_and_last_frames_are_the_boards(variant):
     assert end.log == list(log)
     for (frame, _), match in ((shown[0], opening), (shown[-1], end)):
         board = image(render_board(match.view(None), names=NAMES)).convert("RGB")
+        # Without the bottom edge of its frame: a shorter board's is drawn lower.
+        board = board.crop((0, 0, board.width, board.height - FRAME_WIDTH))
         ok, why = similar(board_area(frame, board), board)
         assert ok, why
     # And the frames are not all alike: the opening is not the final board.
@@ -311,3 +314,21 @@ def test_caption_words_keep_the_most_important_events():
             assert "wins the game" in said
         elif kinds == ["CardDrawn"]:
             assert said.endswith("drew a clan card.")
+
+
+@pytest.mark.parametrize("variant", ["tactics", "siege-tactics"])
+def test_no_frame_ends_in_an_empty_strip(variant):
+    """Boards grow during a game (discards, the result banner) and a GIF's frames share one
+    size: a shorter board's frame reaches the bottom of the picture, so no frame ends in a
+    strip of bare table below the board (issue 39, item 13)."""
+    frame_rgb = ImageColor.getrgb(DEFAULT_THEME.frame)[:3]
+    shown = frames_of(gif(variant))
+    heights = set()
+    for number, (frame, _) in enumerate(shown):
+        w, h = frame.size
+        bottom = [frame.getpixel((x, h - 1)) for x in range(0, w, 7)]
+        assert all(c == frame_rgb for c in bottom), f"frame {number}: no frame at the bottom"
+        sides = {frame.getpixel((x, y)) for x in (0, w - 1) for y in range(0, h, 5)}
+        assert sides == {frame_rgb}, f"frame {number}: the frame's sides stop short"
+        heights.add(h)
+    assert len(heights) == 1

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from lang import pgettext, speaking
 from render import text
 from render.gallery import ROUND_ROBIN_STANDINGS, SWISS_STANDINGS, standings_pictures
 from render.standings import (
@@ -525,3 +526,35 @@ def test_same_input_same_bytes_from_many_threads():
         results = list(pool.map(lambda n: (n, TABLES[n](T)), jobs))
     for name, data in results:
         assert data == expected[name], name
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "de"])
+@pytest.mark.parametrize("rounds", [3, 7])
+def test_a_bye_shows_its_whole_word_in_every_language(locale, rounds):
+    """The French review: the bye cell read "ex…" ("exempt"). The round columns make room
+    for the bot's own word for a bye, in every language, as many rounds as fit."""
+    with speaking(locale):
+        bye = pgettext("standings cell", "bye")
+    rows = [
+        dataclasses.replace(r, results=tuple(bye if c == "bye" else c for c in r.results))
+        for r in field(8, rounds)
+    ]
+    assert any(bye in r.results for r in rows)
+
+    def draw() -> bytes:
+        return render_standings(
+            "Autumn Swiss", rows, tiebreak_names=("Buchholz", "Wins"), rounds=rounds, locale=locale
+        )
+
+    _img, lines = drawn_words(draw)
+    cells = {c for r in rows for c in r.results}
+    # (A long name may be shortened, by design: not a cell.)
+    assert [ln.text for ln in lines if ln.cut and ln.whole in cells] == []
+    assert bye in {ln.text for ln in lines}
+    # Every cell's words inside its column.
+    table = standings_table(
+        "Autumn Swiss", rows, tiebreak_names=("Buchholz", "Wins"), rounds=rounds
+    )
+    for col in table.columns:
+        if col.kind == "round":
+            assert col.w >= text.regular(T, T.small_size).getlength(bye) + 4
