@@ -53,7 +53,18 @@ from bot.store import valid_id
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
-from lang import Phrase, _, current, fill, localise, mention, pgettext, say, speaking
+from lang import (
+    Phrase,
+    _,
+    current,
+    fill,
+    localise,
+    mention,
+    ngettext,
+    pgettext,
+    say,
+    speaking,
+)
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -361,20 +372,21 @@ class Progress:
             return
         self.last = now
         try:
-            # TRANSLATORS: {level} is the search level (normal or hard).
-            content = fill(
-                _(
-                    "Analysing game #{game_id} at the {level} level:"
-                    " {done} of {total} moves looked at…"
-                ),
-                game_id=self.game_id,
-                level=level_word(self.level),
-                done=self.done,
-                total=self.total,
-            )
+            content = progress_line(self.game_id, self.level, self.done, self.total)
             await self.token.interaction.edit_original_response(content=content)
         except discord.HTTPException as e:  # progress is a nicety; the answer still comes
             log.info("analysis progress edit failed: %s", e)
+
+
+def progress_line(game_id: int, level: str, done: int, total: int) -> str:
+    """The analysis's progress, its noun agreeing with `done` ("0 coup examiné" in French)."""
+    # TRANSLATORS: {level} is the search level (normal or hard); the form follows {done}.
+    template = ngettext(
+        "Analysing game #{game_id} at the {level} level: {done} of {total} moves looked at…",
+        "Analysing game #{game_id} at the {level} level: {done} of {total} moves looked at…",
+        done,
+    )
+    return fill(template, game_id=game_id, level=level_word(level), done=done, total=total)
 
 
 async def _judge_all(
