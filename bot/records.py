@@ -12,7 +12,7 @@ from bot.wording import the_computer
 from engine.api import MatchSpec, Playable
 from engine.events import Event
 from engine.outcome import Outcome
-from engine.phrases import Phrase, say
+from engine.phrases import Phrase, say, say_n
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,16 +292,17 @@ class Record:
         )
 
     def describe(self) -> Phrase:
+        # Each count agrees with its own noun ("0 victoire, 2 défaites"): a French "victoires :
+        # 0" after the stats' own colon read as stacked colons.
+        # TRANSLATORS: a player's record: games won ("3 won"), then lost and drawn.
+        wins = say_n("{count} won", "{count} won", self.wins)
+        losses = say_n("{count} lost", "{count} lost", self.losses)
         if self.draws:
-            # TRANSLATORS: a player's record: games won, lost and drawn.
-            return say(
-                "{wins} won, {losses} lost, {draws} drawn",
-                wins=self.wins,
-                losses=self.losses,
-                draws=self.draws,
-            )
-        # TRANSLATORS: a player's record: games won and lost.
-        return say("{wins} won, {losses} lost", wins=self.wins, losses=self.losses)
+            draws = say_n("{count} drawn", "{count} drawn", self.draws)
+            # TRANSLATORS: a player's record: "3 won, 1 lost, 2 drawn" (each part translated).
+            return say("{wins}, {losses}, {draws}", wins=wins, losses=losses, draws=draws)
+        # TRANSLATORS: a player's record: "3 won, 1 lost" (each part translated).
+        return say("{wins}, {losses}", wins=wins, losses=losses)
 
 
 @dataclass(frozen=True, slots=True)

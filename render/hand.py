@@ -13,6 +13,7 @@ from engine.cards import AnyCard
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import N_, _, ngettext, pgettext
+from lang import fill as fill_in  # `fill` is a colour below
 from render import text
 from render.cards import HAND, card_sprite
 from render.frame import block, canvas, finish, tall_enough
@@ -134,8 +135,9 @@ def _draw(
     foot = [line for line in foot if line]
     img, d = canvas(width, px(height), theme)
 
+    # fill, not format: French elides "de" before a vowel ("Main d'Alice").
     # TRANSLATORS: the title of a player's hand, sent to them privately.
-    title = _("{player}'s hand").format(player=name) if name else _("Your hand")
+    title = fill_in(_("{player}'s hand"), player=name) if name else _("Your hand")
     y = px(10) + round(
         block(
             d,

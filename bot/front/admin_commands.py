@@ -20,7 +20,7 @@ from bot.front.ports import CommandsFront
 from bot.front.replies import acknowledge, guild_of, is_manager
 from bot.front.tournaments import AdminTournamentCommands
 from bot.store import Settings
-from lang import NAMES, _, fill, mention, ngettext
+from lang import _, fill, mention, ngettext, pgettext
 
 # The command's name; lang.mentions names it in sentences (`admin_command`).
 ADMIN = "schotten-admin"
@@ -98,18 +98,28 @@ class AdminCommands(app_commands.Group):
             await privacy.departed(self.front, interaction, member)
 
 
+def language_name(code: str) -> str:
+    """A language's name inside a sentence of the current language: "French" in English,
+    "français" in French (lower case mid-sentence), "Französisch" in German. The menus keep
+    each language's own name (`lang.NAMES`)."""
+    names = {
+        "en": pgettext("language name", "English"),
+        "fr": pgettext("language name", "French"),
+        "de": pgettext("language name", "German"),
+    }
+    return names.get(code, code)
+
+
 async def settings_lines(front: CommandsFront, s: Settings, guild: int) -> list[str]:
     """A server's settings, one line each, in the current language."""
     if s.language is None:
-        # TRANSLATORS: {language} is the name of a language in its own words (Français).
+        # TRANSLATORS: {language} is a language's name as this sentence writes it (French).
         spoken = fill(
             _("• language of my posts: the server's ({language})"),
-            language=NAMES[await front.server_language(guild)],
+            language=language_name(await front.server_language(guild)),
         )
     else:
-        spoken = fill(
-            _("• language of my posts: {language}"), language=NAMES.get(s.language, s.language)
-        )
+        spoken = fill(_("• language of my posts: {language}"), language=language_name(s.language))
     hours = {
         "reminder": f"{s.reminder_hours:g}",
         "forfeit": f"{s.forfeit_hours:g}",

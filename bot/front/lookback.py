@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot import lookback, ratings
+from bot import lookback
 from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
@@ -53,7 +53,18 @@ from bot.store import valid_id
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards
-from lang import Phrase, _, current, fill, localise, mention, ngettext, pgettext, say, speaking
+from lang import (
+    Phrase,
+    _,
+    current,
+    fill,
+    localise,
+    mention,
+    ngettext,
+    pgettext,
+    say,
+    speaking,
+)
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")
@@ -361,20 +372,21 @@ class Progress:
             return
         self.last = now
         try:
-            # TRANSLATORS: {level} is the search level (normal or hard).
-            content = fill(
-                _(
-                    "Analysing game #{game_id} at the {level} level:"
-                    " {done} of {total} moves looked at…"
-                ),
-                game_id=self.game_id,
-                level=level_word(self.level),
-                done=self.done,
-                total=self.total,
-            )
+            content = progress_line(self.game_id, self.level, self.done, self.total)
             await self.token.interaction.edit_original_response(content=content)
         except discord.HTTPException as e:  # progress is a nicety; the answer still comes
             log.info("analysis progress edit failed: %s", e)
+
+
+def progress_line(game_id: int, level: str, done: int, total: int) -> str:
+    """The analysis's progress, its noun agreeing with `done` ("0 coup examiné" in French)."""
+    # TRANSLATORS: {level} is the search level (normal or hard); the form follows {done}.
+    template = ngettext(
+        "Analysing game #{game_id} at the {level} level: {done} of {total} moves looked at…",
+        "Analysing game #{game_id} at the {level} level: {done} of {total} moves looked at…",
+        done,
+    )
+    return fill(template, game_id=game_id, level=level_word(level), done=done, total=total)
 
 
 async def _judge_all(
@@ -564,16 +576,11 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
-    text = ngettext(
-        "{name}'s {count} real choice (draws, claims and forced moves left out), judged"
-        " at the {level} level from what {name} could see then: their own hand and the"
-        " board. {name}'s estimated chance of winning: {first} at their first decision,"
-        " {last} at their last.",
+    text = _(
         "{name}'s {count} real choices (draws, claims and forced moves left out), each"
         " judged at the {level} level from what {name} could see then: their own hand and"
         " the board. {name}'s estimated chance of winning: {first} at their first decision,"
-        " {last} at their last.",
-        len(mine),
+        " {last} at their last."
     )
     return fill(
         text,
@@ -651,11 +658,7 @@ async def _analyse(
     name = game.info.names[seat]
     if worst:
         tail = fill(
-            ngettext(
-                "The {count} move that cost {name} the most, with the board before it:",
-                "The {count} moves that cost {name} the most, with the board before each:",
-                len(worst),
-            ),
+            _("The {count} moves that cost {name} the most, with the board before each:"),
             count=len(worst),
             name=name,
         )
@@ -805,8 +808,7 @@ def rating_chart(
             for game, steps in history.items()
             if steps
         }
-    # Every line starts at a new player's rating: one game still draws a line.
-    return render_rating_chart(series, name=name, start=ratings.BASE, locale=language)
+    return render_rating_chart(series, name=name, locale=language)
 
 
 def game_name(game: str) -> str:

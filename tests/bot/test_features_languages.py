@@ -141,8 +141,8 @@ def test_the_announcement_in_french_and_german():
         de = tournaments.announcement(tournament())
     assert fr.startswith("🏆 **Friday Swiss** : un tournoi au système suisse de ")
     assert "en 3 rondes ; chaque ronde dure 48 h." in fr
-    # The button's own label (the sentence once said "Rejoindre" beside "S'inscrire").
-    assert "Joueurs (2) : Alice, Bob." in fr and "**S'inscrire**" in fr
+    # The button's own label, the word of the command `rejoindre` and "Vous avez rejoint".
+    assert "Joueurs (2) : Alice, Bob." in fr and "**Rejoindre**" in fr
     assert de.startswith("🏆 **Friday Swiss**: ein Turnier im Schweizer System in ")
     assert "Spieler (2): Alice, Bob." in de and "**Beitreten**" in de
     assert features_misses() == []
@@ -201,7 +201,7 @@ async def test_the_settings_command_sets_the_language_of_public_posts(world):
         reply = await handle.reply()
         # Alice's own answer is in her language (English); it names the new setting.
         assert reply.ephemeral and reply.content.startswith("Settings updated.\n")
-        assert reply.content.endswith("\n• language of my posts: Français")
+        assert reply.content.endswith("\n• language of my posts: French")
         assert (await bot.service.settings(guild.id)).language == "fr"
         # A public post now speaks the server's language.
         board = await (await bob.slash(("schotten", "leaderboard"), where=channel)).reply()
@@ -210,7 +210,7 @@ async def test_the_settings_command_sets_the_language_of_public_posts(world):
         # A member who may not change them still sees the settings, in their language.
         shown = await (await bob.slash(("schotten", "settings"), where=channel)).reply()
         assert shown.content.startswith("Settings of this server (its managers change them with")
-        assert "• language of my posts: Français" in shown.content
+        assert "• language of my posts: French" in shown.content
         # "server default" follows the server's Discord language (English here).
         handle = await alice.slash(("schotten-admin", "settings"), where=channel, language="auto")
         reply = await handle.reply()

@@ -227,6 +227,9 @@ async def test_the_tree_sends_french_and_german_names_discord_accepts():
     check(group["options"])
     move = next(o for o in group["options"] if o["name"] == "move")
     assert move["name_localizations"]["fr"] == "jouer"
+    # Accents stay, as in `règles` and `réglages`: Discord takes lowercase letters of any script.
+    privacy = next(o for o in group["options"] if o["name"] == "privacy")
+    assert privacy["name_localizations"]["fr"] == "confidentialité"
 
 
 # Who reads decides the language ------------------------------------------------------------
