@@ -621,7 +621,8 @@ def step_view(
         kind = "family"  # the Traitor chosen in the card menu: which card it takes
     if kind == "card" and value in alone:
         # A card played on its own (the Recruiter, Explosion...): its moves as buttons.
-        prompt = fill(_("**{tactic}**: what does it do?"), tactic=title(value))
+        # Headed by the card's own name ("Explosion"), not the move's ("Explode tile").
+        prompt = fill(_("**{tactic}**: what does it do?"), tactic=card_label(value))
         if alone[value] == "sets":
             view.add_item(_row(SetSelect(match_id, version, value, picker.sets[value]), 0))
         else:
