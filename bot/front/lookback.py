@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot import lookback
+from bot import lookback, ratings
 from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
@@ -576,11 +576,16 @@ def _summary(game: Finished, seat: int, level: str, found: Sequence[Judgement]) 
     first, last = mine[0].before, mine[-1].before
     # TRANSLATORS: {level} is the search level (normal or hard); {first} and {last} are
     # percentages.
-    text = _(
+    text = ngettext(
+        "{name}'s {count} real choice (draws, claims and forced moves left out), judged"
+        " at the {level} level from what {name} could see then: their own hand and the"
+        " board. {name}'s estimated chance of winning: {first} at their first decision,"
+        " {last} at their last.",
         "{name}'s {count} real choices (draws, claims and forced moves left out), each"
         " judged at the {level} level from what {name} could see then: their own hand and"
         " the board. {name}'s estimated chance of winning: {first} at their first decision,"
-        " {last} at their last."
+        " {last} at their last.",
+        len(mine),
     )
     return fill(
         text,
@@ -658,7 +663,11 @@ async def _analyse(
     name = game.info.names[seat]
     if worst:
         tail = fill(
-            _("The {count} moves that cost {name} the most, with the board before each:"),
+            ngettext(
+                "The {count} move that cost {name} the most, with the board before it:",
+                "The {count} moves that cost {name} the most, with the board before each:",
+                len(worst),
+            ),
             count=len(worst),
             name=name,
         )
@@ -808,7 +817,8 @@ def rating_chart(
             for game, steps in history.items()
             if steps
         }
-    return render_rating_chart(series, name=name, locale=language)
+    # Every line starts at a new player's rating: one game still draws a line.
+    return render_rating_chart(series, name=name, start=ratings.BASE, locale=language)
 
 
 def game_name(game: str) -> str:

@@ -25,12 +25,12 @@ LIMIT_ONE = {
 }
 ONE_CHOICE = {
     "en": "Alice's 1 real choice (",
-    "fr": "Vrai choix d'Alice : 1 (",
+    "fr": "Alice a eu 1 vrai choix à faire (",
     "de": "Echte Entscheidung von Alice: 1 (",
 }
 TWO_CHOICES = {
     "en": "Alice's 2 real choices (",
-    "fr": "Vrais choix d'Alice : 2 (",
+    "fr": "Alice a eu 2 vrais choix à faire (",
     "de": "Echte Entscheidungen von Alice: 2 (",
 }
 

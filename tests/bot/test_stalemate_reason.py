@@ -23,8 +23,8 @@ NAMES = ("Alice", "Bob")
 MORE = {"en": "more stones", "fr": "plus de Bornes", "de": "mehr Grenzsteine"}
 TIED = {
     "en": "stones equal: last stone claimed",
-    "fr": "Bornes à égalité : dernière Borne revendiquée",
-    "de": "gleich viele Grenzsteine: zuletzt beanspruchter Grenzstein",
+    "fr": "à égalité de Bornes, la dernière revendiquée décide",
+    "de": "bei gleich vielen Grenzsteinen entscheidet der zuletzt beanspruchte",
 }
 
 MORE_STONES = """
