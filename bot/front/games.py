@@ -188,11 +188,11 @@ def games_embed(listed: MyGames, page: int, *, in_dm: bool) -> tuple[discord.Emb
     if not listed.entries:
         if in_dm:
             empty = _(
-                "You have no game under way and no open challenge. Start one with {challenge}!"
+                "You have no game under way and no challenge pending. Start one with {challenge}!"
             )
         else:
             empty = _(
-                "You have no game under way and no open challenge in this server. Start one"
+                "You have no game under way and no challenge pending in this server. Start one"
                 " with {challenge}!"
             )
         # TRANSLATORS: {challenge} is the command /schotten challenge (a mention in English; in

@@ -218,3 +218,19 @@ def test_the_rules_page_on_notation_names_the_command_as_the_readers_client_does
         use_mentions(None)
     assert named in page.splitlines()[0], page
     assert language == "en" or "</" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "none"),
+    [("en", "no challenge pending"), ("fr", "aucun défi en attente"), ("de", "keine ausstehende")],
+)
+def test_an_empty_games_list_says_no_challenge_is_pending(language, none):
+    from bot.front.games import games_embed
+
+    for in_dm in (True, False):
+        with speaking(language):
+            embed, _ = games_embed(
+                MyGames(entries=[], mine=0, theirs=0, challenges=0), 1, in_dm=in_dm
+            )
+        assert none in embed.description and "ouvert" not in embed.description, embed.description
+        assert "offene" not in embed.description and "open" not in embed.description
