@@ -9,8 +9,7 @@ from datetime import UTC, datetime
 from bot.errors import Refused
 from bot.records import MatchInfo
 from bot.store import Row, Store
-from engine.api import Playable, replay_match
-from engine.moves import public_text
+from engine.api import MatchSpec, Playable, replay_match
 from engine.outcome import Termination
 from engine.phrases import Phrase, say, say_n
 from lang import localise
@@ -45,43 +44,43 @@ def _when(t: float | None) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+# The record's replay block: the options, the seed and every move in the bot's notation, in a
+# fenced block that names itself, the same in every language (what a program reads back).
+REPLAY_FENCE = "```schotten-replay"
+
+
 async def export_text(store: Store, info: MatchInfo) -> str:
-    """The whole match as text: options, players, every move in notation, the result.
+    """The whole match as text, for people: the game and who started, every move in words
+    as the channel said it ("Bob drew a tactic card."), each game's result; in the current
+    language (`lang.use`: the asker's).
 
     While the match is running, the record is what the board shows: no seed (it deals every
     hand and the deck order) and private moves (cards put back by the Recruiter, given in an
-    Exchange) only as counts, the same for everyone, players included. Once it has ended,
-    everything is shown, as Board Game Arena reveals the hands after a game.
-
-    The headings and sentences are in the current language (`lang.use`: the asker's); the
-    moves stay in notation."""
+    Exchange) only as the channel said them, the same for everyone, players included. Once
+    it has ended, everything is shown, as Board Game Arena reveals the hands after a game: a
+    replay block at the end gives the options, the seed and every move in notation, which
+    `read_replay` reads back (a running game's record has none: it could not replay)."""
     if not await verify(store, info):
         raise Refused(
             say("Game #{id} does not replay to its stored state; please report it.", id=info.id)
         )
-    moves = await store.moves(info.id)
     games = await store.games(info.id)
     names = info.names
-    running = not info.is_over
-    lines: list[str] = [
+    log = await log_of(store, info.id)
+    lines: list[str | Phrase] = [
         # TRANSLATORS: the first line of a game's exported record; {game} is the game and its
         # options, e.g. "Schotten Totten, Expert".
         say("# schotten-bot game #{id}: {game}", id=info.id, game=info.spec.describe()),
-        say("Seat 1: {name}", name=names[0]),
-        say("Seat 2: {name}", name=names[1]),
-        say("Seed: shown when the game is over")
-        if running
-        else say("Seed: {seed}", seed=info.seed),
+        *_players(info),
         # TRANSLATORS: {time} is a date and time, e.g. 2026-03-01 18:30 UTC.
         say("Started: {time}", time=_when(info.created_at)),
-        # TRANSLATORS: {options} is the game's options in JSON (not translated).
-        say("Options: {options}", options=json.dumps(info.spec.to_json(), sort_keys=True)),
         "",
-        say("Moves (player: move):"),
+        say("Moves:"),
     ]
-    for m in moves:
-        text = public_text(m["text"], m["seat"], None) if running else m["text"]
-        lines.append(f"{m['seq'] + 1:4d}. {localise(names[m['seat']])}: {text}")
+    replayed = replay_match(info.spec, info.seed, [])
+    for number, (seat, text) in enumerate(log, 1):
+        said = " ".join(localise(e.describe(names)) for e in replayed.play(text, seat))
+        lines.append(f"{number:4d}. {said}")
     lines.append("")
     for g in games:
         # TRANSLATORS: one game (round) of a match in the exported record; {result} says who
@@ -89,27 +88,67 @@ async def export_text(store: Store, info: MatchInfo) -> str:
         lines.append(
             say("Game {number}: {result}", number=g["number"], result=game_result(g, names))
         )
+    lines.append(_result(info))
+    if info.is_over:
+        lines += [
+            "",
+            # TRANSLATORS: above the record's last block, which a program reads: the game's
+            # options, its seed and its moves in the bot's notation (not translated).
+            say("To replay this game: its options, seed and moves in the bot's notation."),
+            REPLAY_FENCE,
+            json.dumps(info.spec.to_json(), sort_keys=True),
+            f"seed {info.seed}",
+            *(f"{seat + 1} {text}" for seat, text in log),
+            "```",
+        ]
+    return "\n".join(localise(line) for line in lines) + "\n"
+
+
+def _players(info: MatchInfo) -> list[Phrase]:
+    """Who plays, by what they do first (not "Seat 1", which reads as a ranking): the
+    first to move in Schotten Totten; Attacker and Defender of the first game of a siege."""
+    first = replay_match(info.spec, info.seed, []).to_decide or 0
+    starter, other = info.names[first], info.names[1 - first]
+    if info.spec.game == "st2":
+        # TRANSLATORS: the record's player lines of a siege (the first game's roles).
+        return [say("Attacker: {name}", name=starter), say("Defender: {name}", name=other)]
+    # TRANSLATORS: the record's player lines: who moved first in the first round, who second.
+    return [say("Moves first: {name}", name=starter), say("Moves second: {name}", name=other)]
+
+
+def _result(info: MatchInfo) -> Phrase:
     outcome = info.match.outcome
     if outcome is None:
-        lines.append(
-            say(
-                "Result: in progress (cards put back or given stay private, and the seed is"
-                " shown, when the game is over)"
-            )
+        return say(
+            "Result: in progress (cards put back or given stay private, and the seed is"
+            " shown, when the game is over)"
         )
-    elif outcome.winner is None:
+    if outcome.winner is None:
         # TRANSLATORS: {why} is how the game ended, e.g. "resignation".
-        lines.append(say("Result: drawn ({why})", why=_why(outcome.termination)))
-    else:
-        # TRANSLATORS: {why} is how the game ended, e.g. "resignation".
-        lines.append(
-            say(
-                "Result: {name} wins ({why})",
-                name=names[outcome.winner],
-                why=_why(outcome.termination),
-            )
-        )
-    return "\n".join(localise(line) for line in lines) + "\n"
+        return say("Result: drawn ({why})", why=_why(outcome.termination))
+    # TRANSLATORS: {why} is how the game ended, e.g. "resignation".
+    return say(
+        "Result: {name} wins ({why})",
+        name=info.names[outcome.winner],
+        why=_why(outcome.termination),
+    )
+
+
+def read_replay(record: str) -> tuple[MatchSpec, int, list[tuple[int, str]]]:
+    """The options, seed and moves of a finished game's record (`export_text`), in any of
+    its languages; ValueError if it has no replay block (a running game's)."""
+    lines = record.splitlines()
+    if REPLAY_FENCE not in lines:
+        raise ValueError("no replay block: the game was still running")
+    at = lines.index(REPLAY_FENCE) + 1
+    block = lines[at : lines.index("```", at)]
+    spec = MatchSpec.from_json(json.loads(block[0]))
+    seed = int(block[1].removeprefix("seed "))
+    moves = []
+    for line in block[2:]:
+        seat, text = line.split(" ", 1)
+        moves.append((int(seat) - 1, text))
+    return spec, seed, moves
 
 
 def _why(termination: Termination) -> str:

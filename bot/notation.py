@@ -198,3 +198,14 @@ def in_language(text: str, game: str, language: str) -> str:
         if shown and kind.value not in words:
             words[kind.value] = shown[0]
     return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
+
+
+def in_words(text: str, game: str, language: str) -> str:
+    """A canonical move (or a hand's codes) for reading rather than typing, as analyses and
+    hints show it: tactic cards by their printed names (`spy 5` -> `Espion 5`, `joker blind
+    mud` -> `Joker Blindekuh Schlammschlacht`), in English too; the keywords as in
+    `in_language` (`claim 4` -> `beanspruchen 4`)."""
+    typed = {k.msgid: localise(k, language) for k in KEYWORDS[game]}
+    names = {kind.value: localise(kind.title, language) for kind in TACTICS[game]}
+    words = typed | names if language != LANGUAGES[0] else names
+    return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)

@@ -70,7 +70,7 @@ class ChallengeInfo:
             against: str | Phrase = the_computer(self.ai_level)
         else:
             against = self.opponent.name if self.opponent is not None else "?"
-        # TRANSLATORS: {opponent} is a member's name or "the computer (level)"; {game} is the
+        # TRANSLATORS: {opponent} is a member's name or "Computer (level)" (a name); {game} is the
         # game and its options, e.g. "Schotten Totten, Tactics, 3 rounds".
         return say(
             "{challenger} challenges {opponent} to {game}",

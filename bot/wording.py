@@ -25,9 +25,10 @@ def computer_name(level: str | None) -> Phrase:
 
 
 def the_computer(level: str | None) -> Phrase:
-    """The computer as an opponent in a sentence: "the computer (hard)"."""
-    # TRANSLATORS: the computer as an opponent; {level} is easy, normal or hard.
-    return say("the computer ({level})", level=level_name(level))
+    """The computer as an opponent in a sentence: its name, "Computer (hard)", as in every
+    other sentence ("Computer (hard) played…"): a name takes no article, and one word for
+    it everywhere (lang/GLOSSARY.md, section 8)."""
+    return computer_name(level)
 
 
 def player_name(user_id: int) -> Phrase:

@@ -132,12 +132,12 @@ class GameEnded(Event):
         if winner is None:
             # TRANSLATORS: {reason} is why the game ended, such as "neither player can play".
             return say("The game is drawn ({reason}).", reason=why)
-        player, loser = names[winner], names[1 - winner]
+        player = names[winner]
         match self.outcome.termination:
-            case Termination.RESIGNED:  # after the Resigned event's "Bob resigned."
-                return say(
-                    "{player} wins the game, as {loser} resigned.", player=player, loser=loser
-                )
+            case Termination.RESIGNED:
+                # Said right after the Resigned event's "Bob resigned." (or "You resigned."):
+                # the reason once is enough.
+                return say("{player} wins the game.", player=player)
             case Termination.TIMEOUT:
                 return say("{player} wins the game on time.", player=player)
             case Termination.THREE_ADJACENT if self.places:

@@ -226,12 +226,14 @@ def _flip_side(number: int) -> str:
     """The damaged side in one short line ("then 3 · run"): cards needed and the one
     formation it adds to the sum, which every tile counts."""
     rules = TILE_RULES[number - 1][True]
+    # What wins there, in the rules' words (rules page "tiles"; glossary): "lower sum",
+    # "same strength" (a bare "lower" or "pair" left the reader guessing).
     if rules.lower_sum_wins:
-        kind = pgettext("tile rule, short", "lower")
+        kind = pgettext("tile rule, short", "lower sum")
     else:
         kinds = [t for t in rules.types if t is not FormationType.SUM]
         if kinds == [FormationType.SAME_STRENGTH]:
-            kind = pgettext("tile rule, short", "pair")
+            kind = pgettext("tile rule, short", "same strength")
         else:
             kind = engine_words(kinds[0].label(rules.size))
     # TRANSLATORS: under an intact tile: what its damaged side will ask, in one short line

@@ -8,7 +8,6 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -491,7 +490,9 @@ def _name(interaction: discord.Interaction, user_id: int) -> str:
 
 
 def _when(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
+    """A date as Discord's timestamp markup: each reader's client shows it in their own
+    locale and time zone (an ISO date reads as foreign in French and German)."""
+    return f"<t:{int(t)}:d>"
 
 
 def term(text: str) -> str:

@@ -24,7 +24,15 @@ from typing import Any
 import discord
 
 from bot.errors import Refused
-from bot.front.picker import Picker, SetChoice, build_picker, card_label, set_move, title
+from bot.front.picker import (
+    Picker,
+    SetChoice,
+    build_picker,
+    card_label,
+    set_move,
+    tactic_as_object,
+    title,
+)
 from bot.front.ports import ControlsFront
 from bot.front.replies import on_click
 from bot.store import valid_id
@@ -609,6 +617,17 @@ def _tail_only(tail: Sequence[Control]) -> discord.ui.View | None:
     return view
 
 
+def _placement_prompt(code: str) -> str:
+    """Asks where a chosen card goes: a tactic card named with its article, as the object
+    of the question ("Où placez-vous **l'Espion** ?"); a clan or siege card by its code."""
+    tactic = tactic_as_object(code)
+    if tactic is not None:
+        # TRANSLATORS: {card} is a tactic card with its article, as the object of a
+        # sentence ("the Spy"; French "l'Espion", German accusative "den Spion").
+        return fill(_("Where do you put **{card}**?"), card=tactic)
+    return fill(_("Where does **{card}** go?"), card=card_label(code))
+
+
 def step_view(
     match_id: int, version: int, game: str, legal: list[str], step: tuple[str, str]
 ) -> tuple[str, discord.ui.View]:
@@ -634,7 +653,7 @@ def step_view(
                 view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "card":
         choices = picker.cards.get(value, [])
-        prompt = fill(_("Where does **{card}** go?"), card=card_label(value))
+        prompt = _placement_prompt(value)
         for i, c in enumerate(choices):
             view.add_item(_row(MoveButton(match_id, version, c.move, c.label), i // 5))
     elif kind == "family":

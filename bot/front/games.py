@@ -81,7 +81,7 @@ def _game_field(entry: GameEntry, *, in_dm: bool) -> tuple[str, str]:
     info = entry.info
     opponent = _opponent(entry)
     # TRANSLATORS: a game in a member's list; {game} is the game and its variant
-    # ("Schotten Totten, Tactics"), {opponent} a member's name or "the computer (normal)".
+    # ("Schotten Totten, Tactics"), {opponent} a member's name or "Computer (normal)" (a name).
     game = localise(info.spec.describe())
     name = fill(_("{game} against {opponent}"), game=game, opponent=opponent)
     if entry.mine:
@@ -161,7 +161,11 @@ def _summary(listed: MyGames) -> str:
     if listed.challenges:
         parts.append(
             fill(
-                ngettext("{count} open challenge", "{count} open challenges", listed.challenges),
+                # TRANSLATORS: challenges waiting for an answer (sent or received); not
+                # "open", the word for a challenge that anyone may take.
+                ngettext(
+                    "{count} challenge pending", "{count} challenges pending", listed.challenges
+                ),
                 count=listed.challenges,
             )
         )
@@ -177,11 +181,11 @@ def games_embed(listed: MyGames, page: int, *, in_dm: bool) -> tuple[discord.Emb
     if not listed.entries:
         if in_dm:
             empty = _(
-                "You have no game under way and no open challenge. Start one with {challenge}!"
+                "You have no game under way and no challenge pending. Start one with {challenge}!"
             )
         else:
             empty = _(
-                "You have no game under way and no open challenge in this server. Start one"
+                "You have no game under way and no challenge pending in this server. Start one"
                 " with {challenge}!"
             )
         # TRANSLATORS: {challenge} is the command /schotten challenge (a mention in English; in

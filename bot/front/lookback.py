@@ -47,7 +47,7 @@ from bot.front.ports import LookbackFront
 from bot.front.replies import MISSING, QUIET, acknowledge, on_click
 from bot.front.sharing import Answer, Picture, ShareButton, answers, send_private
 from bot.lookback import Finished
-from bot.notation import in_language
+from bot.notation import in_language, in_words
 from bot.records import RatingStep
 from bot.store import valid_id
 from engine.ai.analysis import Judgement, costliest
@@ -445,8 +445,8 @@ def _analysis_pictures(
             bottom_seat=seat,
             number=j.index + 1,
             total=len(game.log),
-            played=in_language(j.played, kind, language),
-            better=in_language(j.best, kind, language),
+            played=in_words(j.played, kind, language),
+            better=in_words(j.best, kind, language),
             played_move=j.played,
             better_move=j.best,
             locale=language,
@@ -459,10 +459,11 @@ def _analysis_pictures(
 def _move_embed(n: int, c: Costly, moves: int, game: str) -> discord.Embed:
     j = c.judgement
     lost = round((j.before - j.after) * 100)
-    played = in_language(j.played, game, current())
-    best = in_language(j.best, game, current())
+    played = in_words(j.played, game, current())
+    best = in_words(j.best, game, current())
     embed = discord.Embed(
-        # TRANSLATORS: {n} numbers the costliest moves; {played} is a move's notation.
+        # TRANSLATORS: {n} numbers the costliest moves; {played} is a move (notation, its tactic
+        # card by its printed name: "Espion 5").
         title=fill(
             _("{n}. Move {move} of {moves}: {played}"),
             n=n,
@@ -470,7 +471,7 @@ def _move_embed(n: int, c: Costly, moves: int, game: str) -> discord.Embed:
             moves=moves,
             played=played,
         ),
-        # TRANSLATORS: {best} and {played} are moves' notation.
+        # TRANSLATORS: {best} and {played} are moves (notation, tactic cards by their names).
         description=fill(
             _(
                 "Better: **{best}**.\nEstimated chance of winning: {before} with {best},"
@@ -559,7 +560,7 @@ async def _hands(front: LookbackFront, interaction: discord.Interaction, args: l
                 _("• Move {number} of {total}: {hand}"),
                 number=n,
                 total=total,
-                hand=in_language(hand, kind, language) if hand else "-",
+                hand=in_words(hand, kind, language) if hand else "-",
             )
         )
     return Answer("\n".join(lines))
@@ -792,7 +793,7 @@ async def give_hint(front: LookbackFront, interaction: discord.Interaction) -> N
             " board.) Play it with {command} or the buttons of your hand."
         ),
         game_id=info.id,
-        move=in_language(move, info.spec.game, current()),
+        move=in_words(move, info.spec.game, current()),
         chance=percent(chance),
         level=level_word(level),
         command=mention("move"),

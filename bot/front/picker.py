@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.cards import Tactic, TacticCard, card_from_code
+from engine.cards import Tactic, TacticCard, card_from_code, card_named
 from engine.errors import GameError
 from lang import N_, _, fill, localise, pgettext
 
@@ -99,6 +99,17 @@ def card_label(code: str) -> str:
         return code
     shown = localise(parsed.kind.title) if isinstance(parsed, TacticCard) else card
     return f"{place}{colon}{shown}"
+
+
+def tactic_as_object(code: str) -> str | None:
+    """A tactic card's code as the object of a sentence, with the article the reader's
+    language puts there ("l'Espion", German accusative "den Spion"); None for any other
+    card (a clan or siege card's code takes no article)."""
+    try:
+        parsed = card_from_code(code)
+    except (GameError, ValueError):
+        return None
+    return localise(card_named(parsed)) if isinstance(parsed, TacticCard) else None
 
 
 _DRAW_LABELS = {

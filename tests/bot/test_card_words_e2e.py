@@ -1,7 +1,7 @@
 """Tactic cards in the member's words, read through the real discord.py client and the
 emulator: the card menu names them as the French edition does (not `spy`), the prompt that
-follows asks "Où va **Espion** ?", and the move is told to its player in the second person.
-The menu and the hand picture agree on which cards can be played now."""
+follows asks "Où placez-vous **l'Espion** ?", and the move is told to its player in the second
+person. The menu and the hand picture agree on which cards can be played now."""
 
 from __future__ import annotations
 
@@ -97,10 +97,10 @@ async def test_a_french_member_reads_tactic_cards_in_french(tmp_path):
             raised = {str(p.card) for p in card_places(view, DEFAULT_THEME) if p.raised}
             assert raised == {v for v in shown if not v.startswith("!")}
 
-            # Choosing the Spy asks where it goes, by its French name.
+            # Choosing the Spy asks where it goes, by its French name with its article.
             step = await member.select(reply, menu["custom_id"], ["spy"])
             prompt = await step.update(timeout=15)
-            assert "Où va **Espion** ?" in prompt.content, prompt.content
+            assert "Où placez-vous **l'Espion** ?" in prompt.content, prompt.content
             stone = next(
                 b["custom_id"] for b in prompt.buttons() if str(b["custom_id"]).endswith("spy 3")
             )

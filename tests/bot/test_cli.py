@@ -86,7 +86,7 @@ async def test_the_sandbox_can_play_against_the_computer(tmp_path, capsys):
     out = tmp_path / "pictures"
     assert await run_sandbox("siege", out, seed=4, computer="easy") == 0
     printed = capsys.readouterr().out
-    assert "the computer (easy)" in printed and "over after" in printed
+    assert "Computer (easy)" in printed and "over after" in printed
     assert "Accept" not in printed  # no acceptance: the game starts at once
 
 

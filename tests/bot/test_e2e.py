@@ -355,7 +355,7 @@ async def test_a_game_against_the_computer(world, game, role):
             level="easy",
         )
         reply = await handle.reply(timeout=10)
-        assert "the computer (easy)" in reply.content and not reply.ephemeral
+        assert "Computer (easy)" in reply.content and not reply.ephemeral
         # No acceptance needed: the game starts, and the computer (first to move) answers.
         info = await wait_for_game(bot, guild.id, alice.id)
         assert info.ai_seat is not None
@@ -382,7 +382,7 @@ async def test_a_game_against_the_computer(world, game, role):
         # Counted in Alice's stats, kept off the leaderboard, exportable like any game.
         channel = guild.default_channel
         stats = await (await alice.slash(("schotten", "stats"), where=channel)).reply()
-        assert "the computer (easy)" in stats.embed_text()
+        assert "Computer (easy)" in stats.embed_text()
         board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
         assert "Alice" not in board.embed_text() and "Alice" not in board.content
         export = await (

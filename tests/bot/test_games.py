@@ -302,7 +302,7 @@ async def test_no_games_points_at_the_challenge_command(emu_world):
         ).reply(timeout=10)
         assert answer.ephemeral and not fields(answer) and not answer.buttons()
         text = answer.embed_text()
-        assert "no game under way and no open challenge in this server" in text
+        assert "no game under way and no challenge pending in this server" in text
         assert re.search(r"</schotten challenge:[0-9]+>", text)
 
 

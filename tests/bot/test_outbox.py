@@ -269,18 +269,22 @@ async def test_a_running_games_record_hides_the_seed_and_private_cards(service, 
     # README R-20
     info = await start(service, variant)
     info = await play_until_private(service, info, random.Random(3), head)
-    private = [(seat, text) for seat, text in info.match.log if text.split()[0] == head]
+    log = info.match.log
+    private = [(n, seat, text) for n, (seat, text) in enumerate(log) if text.split()[0] == head]
     text = await service.export(info.id)
-    assert str(info.seed) not in text and "Seed: shown when the game is over" in text
-    for seat, move in private:
-        assert move not in text
-        count = len(move.split()) - 1
-        assert f"{info.names[seat]}: {head} {count} card" in text
-    # Once the game is over, the whole record, seed included.
+    assert str(info.seed) not in text and "schotten-replay" not in text
+    lines = text.splitlines()
+    for n, seat, move in private:
+        # The move in words, as the channel said it ("Bob put 1 clan card and 1 tactic card
+        # back under the decks.", "Bob chose 3 cards to give."): who, not which cards.
+        (said,) = [line for line in lines if line.startswith(f"{n + 1:4d}. ")]
+        assert info.names[seat] in said and " card" in said, said
+        assert not any(card in said.split() for card in move.split()[1:]), said
+    # Once the game is over, the whole record: the replay block, seed and moves included.
     await service.resign(info.id, ALICE.id)
     text = await service.export(info.id)
-    assert f"Seed: {info.seed}" in text
-    assert all(move in text for _, move in private)
+    assert f"seed {info.seed}" in text.splitlines()
+    assert all(f"{seat + 1} {move}" in text.splitlines() for _, seat, move in private)
 
 
 # Through the emulator: Discord's trouble, a ban and DMs opened too fast pass -----------------

@@ -55,9 +55,9 @@ async def test_full_lifecycle_of_each_game_type(service, variant):
     assert await service.verify(info.id)
     text = await service.export(info.id)
     moves = await service.store.moves(info.id)
-    assert "Seat 1: Alice" in text and "Seat 2: Bob" in text
+    assert "Alice" in text.splitlines()[1] and "Bob" in text.splitlines()[2]
     assert f"{len(moves):4d}. " in text
-    assert text.strip().splitlines()[-1].startswith("Result: ")
+    assert sum(line.startswith("Result: ") for line in text.splitlines()) == 1
     # The channel is free again.
     assert await service.active_match(CHANNEL) is None
 
@@ -397,7 +397,7 @@ async def test_games_against_the_computer_are_kept_but_not_rated(service):
     ch = await service.challenge(
         GUILD, CHANNEL, ALICE, bot, MatchSpec(), computer_id=bot.id, ai_level="hard"
     )
-    assert ch.describe() == "Alice challenges the computer (hard) to Schotten Totten"
+    assert ch.describe() == "Alice challenges Computer (hard) to Schotten Totten"
     info = await service.accept(ch.id, ALICE.id)
     assert info.names[1] == "Computer (hard)" and info.ai_seat == 1
     turns = await service.computer_turns()
@@ -409,7 +409,7 @@ async def test_games_against_the_computer_are_kept_but_not_rated(service):
     assert (await service.leaderboard(GUILD, "st1")).entries == []
     stats = await service.stats(GUILD, ALICE.id)
     assert stats.overall.losses == 1
-    assert stats.recent[0].opponent_name == "the computer (hard)"
+    assert stats.recent[0].opponent_name == "Computer (hard)"
     assert not stats.recent[0].rated
 
 
@@ -421,11 +421,17 @@ async def test_history_export_lists_options_players_moves_and_result(service):
     text = await service.export(info.id)
     lines = text.splitlines()
     assert lines[0] == f"# schotten-bot game #{info.id}: Schotten Totten, Expert"
-    assert json.loads(lines[5].split(": ", 1)[1])["variant"] == "expert"
+    assert lines[1].startswith("Moves first: ") and lines[2].startswith("Moves second: ")
+    # For people: every move in words, numbered; the replay block (bot/history.py): the
+    # options in JSON, the seed, and every move in notation by seat.
+    block = lines[lines.index("```schotten-replay") + 1 : -1]
+    assert json.loads(block[0])["variant"] == "expert" and block[1] == f"seed {info.seed}"
     moves = await service.store.moves(info.id)
+    assert block[2:] == [f"{m['seat'] + 1} {m['text']}" for m in moves]
     for m in moves:
-        assert f"{m['seq'] + 1:4d}. {info.names[m['seat']]}: {m['text']}" in text
-    assert lines[-1] == "Result: Bob wins (resignation)"
+        (said,) = [line for line in lines if line.startswith(f"{m['seq'] + 1:4d}. ")]
+        assert said.split(". ", 1)[1].startswith(info.names[m["seat"]]), said
+    assert "Result: Bob wins (resignation)" in lines
     (game,) = [line for line in lines if line.startswith("Game 1:")]
     assert game.startswith("Game 1: won by Bob (resignation). Alice held 0 stones and scored")
     assert "{" not in game and "Bob held" in game and "started." in game

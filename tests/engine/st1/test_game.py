@@ -353,7 +353,7 @@ def test_full_side_is_refused():
 def test_resign_ends_the_game_for_either_player_at_any_time():
     g = Game.new(Options(first_player=0), seed=5)
     events = g.play("resign", player=1)
-    assert said(events) == ["Bob resigned.", "Alice wins the game, as Bob resigned."]
+    assert said(events) == ["Bob resigned.", "Alice wins the game."]
     assert g.outcome is not None and g.outcome.termination is Termination.RESIGNED
 
 
