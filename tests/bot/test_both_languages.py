@@ -104,7 +104,7 @@ def test_a_tactic_card_to_place_has_its_article(language, tactic, clan):
     ("language", "move", "shown"),
     [
         ("fr", "spy 5", "Espion 5"),
-        ("de", "shield 7", "Schildträger 7"),
+        ("de", "shield 7", "Schild 7"),
         ("de", "joker blind mud", "Joker Blinde Kuh Schlammschlacht"),
         ("de", "claim 4", "beanspruchen 4"),
         ("en", "mud 4", "Mud Fight 4"),
