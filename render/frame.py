@@ -186,10 +186,26 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     line1 = max(40, len(names) * round(fn.size * 1.2) + 8)
     facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
     ff = text.regular(theme, theme.label_size)
-    extras_w = _extras_width(b, theme)
+    extras = _extras(b, theme)
+    extras_w = sum(extras)
     facts_w = w - 42 - extras_w
     fact_rows = text.wrap_all(facts, ff, facts_w, hyphenate=True) if facts else []
-    line2 = max(theme.chip.h if b.cards or b.cauldrons else 0, len(fact_rows) * 25) + 8
+    extra_rows = [extras] if extras else []
+    chips_h = theme.chip.h if extras else 0
+    line2 = max(chips_h, len(fact_rows) * 25) + 8
+    # The facts beside the cauldrons and actions, unless a word breaks there or they would
+    # be taller than on a line of their own above them (issue 39: beside four actions they
+    # were squeezed into a column a few letters wide, broken mid-word).
+    apart = False
+    if extras and facts:
+        rows = text.wrap_all(facts, ff, w - 42, hyphenate=True)
+        under = _extra_rows(extras, w - 42)
+        under_h = len(under) * (theme.chip.h + 6) - 6
+        apart_h = len(rows) * 25 + 6 + under_h + 8
+        broken = [t for r in fact_rows for t in r.split()] != facts.split()
+        if broken or apart_h < line2:
+            apart, fact_rows, extra_rows, chips_h, line2 = True, rows, under, under_h, apart_h
+            facts_w = w - 42
     h = line1 + line2 + 8
 
     line = theme.highlight if b.active else theme.surface_line
@@ -219,26 +235,47 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
         ry = fy + 12 + 25 * i
         room = (x0, ry - 12.5, x0 + facts_w, ry + 12.5)
         text.draw(d, (x0, ry), row, ff, theme.text_muted, "lm", room=room)
-    ex = m + w - 10 - extras_w
-    ey = fy + (line2 - 8) / 2
-    if b.cauldrons is not None:
-        ex = _cauldrons(img, d, theme, (ex, ey), *b.cauldrons)
-    for c in b.cards:
-        sprite = card_sprite(c, CHIP, theme)
-        paste(img, sprite, (ex, ey - sprite.height / 2))
-        ex += sprite.width + 6
+    # The cauldrons, then the actions in the order played; each line of them at the right.
+    ey = fy + (line2 - 8 - chips_h) / 2 + theme.chip.h / 2
+    if apart:
+        ey = fy + len(fact_rows) * 25 + 6 + theme.chip.h / 2
+    parts: list[AnyCard | None] = [None] if b.cauldrons is not None else []
+    parts += list(b.cards)
+    for row in extra_rows:
+        ex = m + w - 10 - sum(row)
+        for _width in row:
+            part = parts.pop(0)
+            if part is None:
+                assert b.cauldrons is not None
+                ex = _cauldrons(img, d, theme, (ex, ey), *b.cauldrons)
+                continue
+            sprite = card_sprite(part, CHIP, theme)
+            paste(img, sprite, (ex, ey - sprite.height / 2))
+            ex += sprite.width + 6
+        ey += theme.chip.h + 6
     return y + h + 8
 
 
 CAULDRON = 30
 
 
-def _extras_width(b: Banner, theme: Theme) -> int:
-    w = sum(chip_width(c, theme) + 6 for c in b.cards)
+def _extras(b: Banner, theme: Theme) -> list[int]:
+    """The widths of what follows the facts: the cauldrons (as one), then each action."""
+    out = []
     if b.cauldrons is not None:
         fo = text.regular(theme, theme.label_size)
-        w += round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8
-    return w
+        out.append(round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8)
+    return out + [chip_width(c, theme) + 6 for c in b.cards]
+
+
+def _extra_rows(widths: list[int], room: int) -> list[list[int]]:
+    """`widths` in order, in lines at most `room` wide (a part wider than that alone)."""
+    rows: list[list[int]] = [[]]
+    for part in widths:
+        if rows[-1] and sum(rows[-1]) + part > room:
+            rows.append([])
+        rows[-1].append(part)
+    return rows
 
 
 def _cauldrons(

@@ -20,7 +20,7 @@ from typing import Any
 from engine.api import MatchSpec, Playable, new_match
 from engine.st1.position import parse_position as st1_position
 from engine.st2.position import parse_position as st2_position
-from render import render_board, render_hand
+from render import render_board, render_hand, render_turn
 from render.charts import ChancePoint, RatingPoint, render_chance_chart, render_rating_chart
 from render.standings import StandingRow, render_standings
 from render.theme import DEFAULT_THEME, Theme
@@ -34,10 +34,11 @@ LONG_NAMES = ("Maximiliane von Hohenzollern-Eck", "W" * 32)
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """One picture of the gallery: a board (spectator's view) or a seat's hand."""
+    """One picture of the gallery: a board (spectator's view), a seat's hand, or a seat's
+    turn (the board from their side and their hand: the hand's DM)."""
 
     name: str
-    what: str  # "board" or "hand"
+    what: str  # "board", "hand" or "turn"
     view: Any  # an engine View
     names: tuple[str, str] = NAMES
 
@@ -45,6 +46,8 @@ class Picture:
         if self.what == "board":
             return render_board(self.view, names=self.names, theme=theme, locale=locale)
         name = self.names[self.view.viewer]
+        if self.what == "turn":
+            return render_turn(self.view, names=self.names, name=name, theme=theme, locale=locale)
         return render_hand(self.view, name=name, theme=theme, locale=locale)
 
 
@@ -236,6 +239,32 @@ def _st2_gate() -> Iterator[Picture]:
     yield Picture("st2-tactical-damaged-gate-board", "board", game.view(None))
 
 
+# Every action card shown on the banners (the Defender's four beside the oil cauldrons), in
+# each language: the banner's facts once were squeezed beside them into a column a few
+# letters wide (issue 39).
+ST2_EVERY_ACTION = """
+variant: siege-tactics
+attacker: P1
+turn: P2
+hand P1: R7 B5 G2 Y11 P1 B6
+hand P2: Y1 Y2 Y3 Y4 Y6 B11
+tile 1: R1 R2 | B3 B4 joker
+tile 2: G5 G6 G7 G8 | P4 P5 P6
+tile 3: P9 | Y9 | damaged
+tile 5: P10 B10 | Y10 R10
+discard: G0 B0 R11 G11 P3 Y7 Y8 R5
+actions P1: explode desert treason
+actions P2: recruit exchange redeploy support
+cauldrons: 1
+"""
+
+
+def _st2_every_action() -> Iterator[Picture]:
+    game = st2_position(ST2_EVERY_ACTION)
+    yield Picture("st2-tactical-every-action-board", "board", game.view(None))
+    yield Picture("st2-tactical-every-action-turn", "turn", game.view(1))
+
+
 def _st2_end() -> Iterator[Picture]:
     game = st2_position(
         """
@@ -302,6 +331,7 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
     _st2_opening,
     _st2_midgame,
     _st2_gate,
+    _st2_every_action,
     _st2_end,
     _st2_breach,
     _st2_revenge,
