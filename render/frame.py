@@ -29,8 +29,11 @@ MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used...
 # filling and cutting a canvas is a tenth of a board's time, a board taller is drawn again.
 FIRST_HEIGHT = 1600
 FRAME_WIDTH = 3  # the frame around every picture (`finish`)
-ROW_GAP = 8
-CENTER_W = 140  # the stone or tile between the two sides
+ROW_GAP = 8  # half of it above and below a row: room for the rings (bands.py)
+# The stone or tile between the two sides, as wide as four cards a side leave it (a tile's
+# words wrap less: issue 39, pictures no taller than twice their width).
+CENTER_W = 152
+SIDE_GAP = 4  # between it and the first card of a side
 CAPTION_H = 24
 
 
@@ -187,25 +190,7 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
     ff = text.regular(theme, theme.label_size)
     extras = _extras(b, theme)
-    extras_w = sum(extras)
-    facts_w = w - 42 - extras_w
-    fact_rows = text.wrap_all(facts, ff, facts_w, hyphenate=True) if facts else []
-    extra_rows = [extras] if extras else []
-    chips_h = theme.chip.h if extras else 0
-    line2 = max(chips_h, len(fact_rows) * 25) + 8
-    # The facts beside the cauldrons and actions, unless a word breaks there or they would
-    # be taller than on a line of their own above them (issue 39: beside four actions they
-    # were squeezed into a column a few letters wide, broken mid-word).
-    apart = False
-    if extras and facts:
-        rows = text.wrap_all(facts, ff, w - 42, hyphenate=True)
-        under = _extra_rows(extras, w - 42)
-        under_h = len(under) * (theme.chip.h + 6) - 6
-        apart_h = len(rows) * 25 + 6 + under_h + 8
-        broken = [t for r in fact_rows for t in r.split()] != facts.split()
-        if broken or apart_h < line2:
-            apart, fact_rows, extra_rows, chips_h, line2 = True, rows, under, under_h, apart_h
-            facts_w = w - 42
+    fact_rows, fact_y, placed, facts_w, line2 = _facts_and_extras(b, facts, extras, w, theme)
     h = line1 + line2 + 8
 
     line = theme.highlight if b.active else theme.surface_line
@@ -232,27 +217,23 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
         text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm", room=room)
     fy = y + 6 + line1
     for i, row in enumerate(fact_rows):
-        ry = fy + 12 + 25 * i
+        ry = fy + fact_y + 25 * i
         room = (x0, ry - 12.5, x0 + facts_w, ry + 12.5)
         text.draw(d, (x0, ry), row, ff, theme.text_muted, "lm", room=room)
     # The cauldrons, then the actions in the order played; each line of them at the right.
-    ey = fy + (line2 - 8 - chips_h) / 2 + theme.chip.h / 2
-    if apart:
-        ey = fy + len(fact_rows) * 25 + 6 + theme.chip.h / 2
     parts: list[AnyCard | None] = [None] if b.cauldrons is not None else []
     parts += list(b.cards)
-    for row in extra_rows:
+    for row, ey in placed:
         ex = m + w - 10 - sum(row)
         for _width in row:
             part = parts.pop(0)
             if part is None:
                 assert b.cauldrons is not None
-                ex = _cauldrons(img, d, theme, (ex, ey), *b.cauldrons)
+                ex = _cauldrons(img, d, theme, (ex, fy + ey), *b.cauldrons)
                 continue
             sprite = card_sprite(part, CHIP, theme)
-            paste(img, sprite, (ex, ey - sprite.height / 2))
+            paste(img, sprite, (ex, fy + ey - sprite.height / 2))
             ex += sprite.width + 6
-        ey += theme.chip.h + 6
     return y + h + 8
 
 
@@ -266,6 +247,51 @@ def _extras(b: Banner, theme: Theme) -> list[int]:
         fo = text.regular(theme, theme.label_size)
         out.append(round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8)
     return out + [chip_width(c, theme) + 6 for c in b.cards]
+
+
+def _facts_and_extras(
+    b: Banner, facts: str, extras: list[int], w: int, theme: Theme
+) -> tuple[list[str], float, list[tuple[list[int], float]], int, int]:
+    """The banner's second part: the facts' lines and the y of the first one's middle, the
+    lines of cauldrons and actions (their widths) with the y of their middles (from the top
+    of the part), the facts' width and the part's height.
+
+    The facts beside the cauldrons and actions, unless a word breaks there or they would be
+    taller than on lines of their own (issue 39: beside four actions they were squeezed
+    into a column a few letters wide, broken mid-word); then the cauldrons still beside
+    the facts if they fit on one line there, and the actions on the lines under them."""
+    ff = text.regular(theme, theme.label_size)
+    room = w - 42
+    chip = theme.chip.h
+    beside = text.wrap_all(facts, ff, room - sum(extras), hyphenate=True) if facts else []
+    height = max(chip if extras else 0, len(beside) * 25) + 8
+    placed = [(extras, (height - 8) / 2)] if extras else []
+    if not (extras and facts):
+        return beside, 12, placed, room - sum(extras), height
+    broken = [t for r in beside for t in r.split()] != facts.split()
+    # Apart: the facts alone on their lines, or with the cauldrons beside them if they fit
+    # on one line there; the actions on the lines under them. The lower of the two.
+    pots = extras[0] if b.cauldrons is not None else 0
+    ways = [(text.wrap_all(facts, ff, room, hyphenate=True), 0)]
+    if pots:
+        ways.append((text.wrap_all(facts, ff, room - pots, hyphenate=True), pots))
+    best: tuple[int, list[str], int, list[list[int]]] | None = None
+    for rows, by in ways:
+        if by and len(rows) > 1:
+            continue
+        under = _extra_rows(extras[1:] if by else extras, room) if extras[1 if by else 0 :] else []
+        top = chip if by else len(rows) * 25
+        apart_h = top + len(under) * (chip + 6) + 8
+        if best is None or apart_h < best[0]:
+            best = (apart_h, rows, by, under)
+    assert best is not None
+    apart_h, rows, by, under = best
+    if not broken and apart_h >= height:
+        return beside, 12, placed, room - sum(extras), height
+    top = chip if by else len(rows) * 25
+    apart = [([by], top / 2)] if by else []
+    apart += [(r, top + 6 + chip / 2 + i * (chip + 6)) for i, r in enumerate(under)]
+    return rows, (chip / 2 if by else 12), apart, room - by, apart_h
 
 
 def _extra_rows(widths: list[int], room: int) -> list[list[int]]:
@@ -462,9 +488,9 @@ def sides_line(
     """Whose cards are on which side: "◀ Alice" over the left cards and "Bob ▶" over the
     right ones, each with their seat's colour as a bar. Returns the y below."""
     m = theme.margin
-    half = (img.width - CENTER_W) // 2 - m - 8
     s = theme.supersample
     heights = []
+    said = []
     for i, seat in enumerate((left, 1 - left)):
         if roles[i]:
             # TRANSLATORS: over a player's cards: their role and name ("Attacker Alice").
@@ -474,22 +500,35 @@ def sides_line(
         else:
             who = names[seat]
         # No-break spaces: the arrow stays with the name it points from.
-        words = f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶"
+        said.append(f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶")
+    # Each side as wide as the other leaves it, so that both stay on one line when they can;
+    # else one under the other, each across the picture (long names): fewer lines on a board
+    # that must stay under twice its width in height (issue 39).
+    full = img.width - 2 * m - 2 * 12 - 24
+    fb = text.bold(theme, theme.label_size)
+    need = [round(fb.getlength(w)) + 1 for w in said]
+    stacked = sum(need) > full
+    rooms = [full + 24] * 2 if stacked else [full - need[1], full - need[0]]
+    top = y
+    for i, seat in enumerate((left, 1 - left)):
+        words = said[i]
         x = m + 12 if i == 0 else img.width - m - 12
         h = block(
             d,
             theme,
-            (x, y),
+            (x, top),
             words,
             (theme.label_size, theme.small_size),
-            half - 12,
+            rooms[i],
             strong=True,
             anchor="l" if i == 0 else "r",
-            max_lines=2,
+            max_lines=1,
         )
         bar_x = m if i == 0 else img.width - m - 6
-        paste(img, panel(6, round(h), 3, theme.seat[seat], scale=s), (bar_x, y))
-        heights.append(h)
+        paste(img, panel(6, round(h), 3, theme.seat[seat], scale=s), (bar_x, top))
+        heights.append(top + h - y)
+        if stacked:
+            top += round(h) + 2
     return y + round(max(heights)) + 6
 
 
@@ -626,13 +665,14 @@ class Side:
     pins: Mapping[str, Pin] = field(default_factory=dict)
 
 
-TITLE_H = 34
-LINE_H = 23
+TITLE_H = 28
+LINE_H = 21
+FACE_PAD = 4  # above and below a face's words
 PILL_H = 26
 
 
 def _item_inner(item: Item) -> int:
-    return CENTER_W - (20 if item.kind == "pill" else 10)
+    return CENTER_W - (18 if item.kind == "pill" else 10)
 
 
 def _item_rows(item: Item, theme: Theme) -> tuple[FreeTypeFont, list[str]]:
@@ -650,14 +690,14 @@ def _item_rows(item: Item, theme: Theme) -> tuple[FreeTypeFont, list[str]]:
 
 
 def face_height(face: Face, theme: Theme) -> int:
-    h = 10
+    h = FACE_PAD
     for item in face.items:
         if item.kind == "title":
             h += TITLE_H
         else:
             _, rows = _item_rows(item, theme)
             h += len(rows) * LINE_H + (6 if item.kind == "pill" else 0)
-    return h + 8
+    return h + FACE_PAD
 
 
 def draw_face(
@@ -670,10 +710,10 @@ def draw_face(
     if face.hatched:
         paste(img, hatch(w - 8, h - 8, face.hatched, 12, 2), (x0 + 4, y0 + 4))
     cx = (x0 + x1) / 2
-    y = y0 + (h - face_height(face, theme)) / 2 + 8
+    y = y0 + (h - face_height(face, theme)) / 2 + FACE_PAD
     for item in face.items:
         if item.kind == "title":
-            ft = text.bold(theme, 28)
+            ft = text.bold(theme, 26)
             tw = ft.getlength(item.words)
             fg = text.bold(theme, theme.small_size)
             gw = round(fg.getlength(item.tag)) + 12 if item.tag else 0
@@ -698,7 +738,7 @@ def draw_face(
             continue
         f, rows = _item_rows(item, theme)
         if item.kind == "pill":
-            pw = round(max(f.getlength(r) for r in rows)) + 14
+            pw = round(max(f.getlength(r) for r in rows)) + 12
             ph = len(rows) * LINE_H + 2
             paste(
                 img,
@@ -752,8 +792,8 @@ def draw_row(
         ring(img, box, row.face.ring, 3, theme)
     if row.face.pin is not None:
         ring(img, box, row.face.pin.color, 3, theme)
-    _side(img, d, theme, row.left, cx0 - 8, y, -1, game, m)
-    _side(img, d, theme, row.right, cx0 + CENTER_W + 8, y, 1, game, m)
+    _side(img, d, theme, row.left, cx0 - SIDE_GAP, y, -1, game, m)
+    _side(img, d, theme, row.right, cx0 + CENTER_W + SIDE_GAP, y, 1, game, m)
     if row.face.pin is not None:
         pin_badge(img, d, theme, box, row.face.pin)
     return y + h + ROW_GAP

@@ -150,3 +150,20 @@ def test_banner_facts_are_never_split_inside_a_word(name, locale):
     drawn = [w for ln in lines for w in ln.text.split()]
     for run in facts:
         assert holds_run(drawn, run), f"{' '.join(run)!r} is not drawn whole"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("name", WITH_BOARD)
+def test_a_picture_is_at_most_twice_as_tall_as_wide(name, locale):
+    # Issue 39: a phone shows a picture 390 px wide and not much more than 780 px tall: a
+    # board and the hand's DM (the board with the hand) must be seen whole, their text still
+    # 9 px tall there.
+    img, lines = measure_in(gallery()[name], locale)
+    assert img.height <= 2 * img.width, f"{img.width} x {img.height}"
+    assert too_small(lines, img.width) == []
+
+
+def measure_in(picture: Picture, locale: str) -> tuple[Image.Image, list[text.Drawn]]:
+    with text.recording() as lines:
+        data = picture.render(DEFAULT_THEME, locale)
+    return Image.open(io.BytesIO(data)), lines
