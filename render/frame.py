@@ -10,7 +10,7 @@ cut to the height used, so that no part has to know the others' heights in advan
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
@@ -20,7 +20,7 @@ from lang import _, pgettext
 from render import text
 from render.cards import BOARD, CHIP, card_sprite, chip_width
 from render.shapes import hatch, panel, paste
-from render.theme import Theme
+from render.theme import Size, Theme
 from render.words import LastMove
 
 Box = tuple[float, float, float, float]
@@ -35,6 +35,7 @@ ROW_GAP = 8  # half of it above and below a row: room for the rings (bands.py)
 CENTER_W = 152
 SIDE_GAP = 4  # between it and the first card of a side
 CAPTION_H = 24
+DISCARD_CHIP = Size(50, 34)  # the discard pile's chips
 
 
 def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -121,7 +122,10 @@ def header(
     m = theme.margin
     y = 10
     if result is not None:
-        f, rows = text.lines(result, theme, (30, 26, 24), w - 4 * m, 2, strong=True)
+        # On one line if it fits at a smaller size, else on two (fewer lines: issue 39).
+        f, rows = text.lines(result, theme, (30, 26, 24, 22), w - 4 * m, 1, strong=True)
+        if len(rows) > 1:
+            f, rows = text.lines(result, theme, (30, 26, 24), w - 4 * m, 2, strong=True)
         step = round(f.size * 1.3)
         h = len(rows) * step + 16
         paste(img, panel(w - 2 * m, h, 10, theme.result, scale=theme.supersample), (m, y))
@@ -186,11 +190,11 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     name_x = x0 + (role_w + 10 if role_w else 0)
     name_room = m + w - 12 - (badge_w + 10 if badge_w else 0) - name_x
     fn, names = text.lines(b.name, theme, (theme.name_size, 22, 20), name_room, 1, strong=True)
-    line1 = max(40, len(names) * round(fn.size * 1.2) + 8)
+    line1 = max(36, len(names) * round(fn.size * 1.2) + 4)
     facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
     ff = text.regular(theme, theme.label_size)
     extras = _extras(b, theme)
-    fact_rows, fact_y, placed, facts_w, line2 = _facts_and_extras(b, facts, extras, w, theme)
+    fact_rows, fact_ys, placed, facts_w, line2 = _facts_and_extras(b, facts, extras, w, theme)
     h = line1 + line2 + 8
 
     line = theme.highlight if b.active else theme.surface_line
@@ -216,8 +220,8 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
         room = (bx, cy - 17, bx + badge_w, cy + 17)
         text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm", room=room)
     fy = y + 6 + line1
-    for i, row in enumerate(fact_rows):
-        ry = fy + fact_y + 25 * i
+    for row, ry0 in zip(fact_rows, fact_ys, strict=True):
+        ry = fy + ry0
         room = (x0, ry - 12.5, x0 + facts_w, ry + 12.5)
         text.draw(d, (x0, ry), row, ff, theme.text_muted, "lm", room=room)
     # The cauldrons, then the actions in the order played; each line of them at the right.
@@ -251,47 +255,41 @@ def _extras(b: Banner, theme: Theme) -> list[int]:
 
 def _facts_and_extras(
     b: Banner, facts: str, extras: list[int], w: int, theme: Theme
-) -> tuple[list[str], float, list[tuple[list[int], float]], int, int]:
-    """The banner's second part: the facts' lines and the y of the first one's middle, the
-    lines of cauldrons and actions (their widths) with the y of their middles (from the top
-    of the part), the facts' width and the part's height.
+) -> tuple[list[str], list[float], list[tuple[list[int], float]], int, int]:
+    """The banner's second part: the facts' lines and the y of each one's middle, the lines
+    of cauldrons and actions (their widths) with the y of their middles (from the top of
+    the part), the facts' width and the part's height.
 
     The facts beside the cauldrons and actions, unless a word breaks there or they would be
     taller than on lines of their own (issue 39: beside four actions they were squeezed
-    into a column a few letters wide, broken mid-word); then the cauldrons still beside
-    the facts if they fit on one line there, and the actions on the lines under them."""
+    into a column a few letters wide, broken mid-word); then the cauldrons and actions
+    follow the facts, on their last line as far as they fit and on lines under it."""
     ff = text.regular(theme, theme.label_size)
     room = w - 42
     chip = theme.chip.h
     beside = text.wrap_all(facts, ff, room - sum(extras), hyphenate=True) if facts else []
     height = max(chip if extras else 0, len(beside) * 25) + 8
     placed = [(extras, (height - 8) / 2)] if extras else []
+    lines = [12.0 + 25 * i for i in range(len(beside))]
     if not (extras and facts):
-        return beside, 12, placed, room - sum(extras), height
+        return beside, lines, placed, room - sum(extras), height
     broken = [t for r in beside for t in r.split()] != facts.split()
-    # Apart: the facts alone on their lines, or with the cauldrons beside them if they fit
-    # on one line there; the actions on the lines under them. The lower of the two.
-    pots = extras[0] if b.cauldrons is not None else 0
-    ways = [(text.wrap_all(facts, ff, room, hyphenate=True), 0)]
-    if pots:
-        ways.append((text.wrap_all(facts, ff, room - pots, hyphenate=True), pots))
-    best: tuple[int, list[str], int, list[list[int]]] | None = None
-    for rows, by in ways:
-        if by and len(rows) > 1:
-            continue
-        under = _extra_rows(extras[1:] if by else extras, room) if extras[1 if by else 0 :] else []
-        top = chip if by else len(rows) * 25
-        apart_h = top + len(under) * (chip + 6) + 8
-        if best is None or apart_h < best[0]:
-            best = (apart_h, rows, by, under)
-    assert best is not None
-    apart_h, rows, by, under = best
+    rows = text.wrap_all(facts, ff, room, hyphenate=True)
+    space = room - ff.getlength(rows[-1]) - 16
+    first: list[int] = []
+    while len(first) < len(extras) and sum(first) + extras[len(first)] <= space:
+        first.append(extras[len(first)])
+    rest = extras[len(first) :]
+    under = _extra_rows(rest, room) if rest else []
+    top = (len(rows) - 1) * 25 + (chip if first else 25)
+    apart_h = top + len(under) * (chip + 6) + 8
     if not broken and apart_h >= height:
-        return beside, 12, placed, room - sum(extras), height
-    top = chip if by else len(rows) * 25
-    apart = [([by], top / 2)] if by else []
+        return beside, lines, placed, room - sum(extras), height
+    ys = [12.0 + 25 * i for i in range(len(rows) - 1)]
+    ys.append((len(rows) - 1) * 25 + (chip / 2 if first else 12))
+    apart = [(first, ys[-1])] if first else []
     apart += [(r, top + 6 + chip / 2 + i * (chip + 6)) for i, r in enumerate(under)]
-    return rows, (chip / 2 if by else 12), apart, room - by, apart_h
+    return rows, ys, apart, room, apart_h
 
 
 def _extra_rows(widths: list[int], room: int) -> list[list[int]]:
@@ -439,27 +437,39 @@ def footer(
         said = _("Last move: none yet")
     else:
         said = lm.line(text.printable(names[move[0]], theme.font_regular))
-    y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
-    y += (
-        round(
-            block(
-                d,
-                theme,
-                (m, y),
-                decks,
-                (theme.label_size,),
-                width,
-                fill=theme.text_muted,
-                max_lines=2,
+    fr = text.regular(theme, theme.label_size)
+    gap = fr.getlength("  ·  ")
+    if fr.getlength(said) + gap + fr.getlength(decks) <= width:
+        # The last move and the decks on one line when they fit (a line less: issue 39).
+        step = round(theme.label_size * 1.25)
+        x = m + fr.getlength(said) + gap
+        room = (m, y, m + width, y + step)
+        text.draw(d, (m, y + step / 2), said, fr, theme.text, "lm", room=room)
+        text.draw(d, (x, y + step / 2), decks, fr, theme.text_muted, "lm", room=room)
+        y += step + 8
+    else:
+        y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
+        y += (
+            round(
+                block(
+                    d,
+                    theme,
+                    (m, y),
+                    decks,
+                    (theme.label_size,),
+                    width,
+                    fill=theme.text_muted,
+                    max_lines=2,
+                )
             )
+            + 6
         )
-        + 6
-    )
     if discard is None:
         return y + m - 6
-    fr = text.regular(theme, theme.label_size)
     # TRANSLATORS: before the chips of the discard pile, under the board.
     label = _("Discard:")
+    # Its chips a little smaller than the banners' (more to a line, lines lower: issue 39).
+    theme = replace(theme, chip=DISCARD_CHIP)
     text.draw(d, (m, y + theme.chip.h / 2), label, fr, theme.text_muted, "lm")
     x0 = m + round(fr.getlength(label + " ")) + 6
     rows = chip_rows(discard, img.width - m - x0, theme, groups=groups)
@@ -665,8 +675,8 @@ class Side:
     pins: Mapping[str, Pin] = field(default_factory=dict)
 
 
-TITLE_H = 28
-LINE_H = 21
+TITLE_H = 24
+LINE_H = 20
 FACE_PAD = 4  # above and below a face's words
 PILL_H = 26
 
@@ -713,7 +723,7 @@ def draw_face(
     y = y0 + (h - face_height(face, theme)) / 2 + FACE_PAD
     for item in face.items:
         if item.kind == "title":
-            ft = text.bold(theme, 26)
+            ft = text.bold(theme, 22)
             tw = ft.getlength(item.words)
             fg = text.bold(theme, theme.small_size)
             gw = round(fg.getlength(item.tag)) + 12 if item.tag else 0
@@ -723,8 +733,8 @@ def draw_face(
             )
             if gw:
                 gx = tx + tw / 2 + 8
-                paste(img, panel(gw, 26, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 13))
-                room = (gx, y + TITLE_H / 2 - 13, min(gx + gw, x1), y + TITLE_H / 2 + 13)
+                paste(img, panel(gw, 24, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 12))
+                room = (gx, y + TITLE_H / 2 - 12, min(gx + gw, x1), y + TITLE_H / 2 + 12)
                 text.draw(
                     d,
                     (gx + gw / 2, y + TITLE_H / 2),

@@ -103,7 +103,7 @@ def _draw_compact(
     deciding = _deciding(view)
     marks = deciding and view.phase in _CARD_PHASES
     playable = view.playable() if marks else frozenset()
-    y = 10
+    y = 6
     status, waiting = _status(view, deciding, frozenset(c for c in cards if c in playable))
     y = _status_badge(img, d, theme, (m, y), status, waiting, width - 2 * m) + 8
 
@@ -155,7 +155,7 @@ def _draw_compact(
                 max_lines=2,
             )
         )
-    return img, y + 10
+    return img, y + 6
 
 
 def _status_badge(

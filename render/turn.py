@@ -32,10 +32,10 @@ from render.theme import Size, Theme
 from render.words import short_title, value_range
 
 # Between the board and the hand, in the picture's pixels.
-GAP = 10
+GAP = 4
 PER_ROW = 7  # a hand of up to seven cards in one row; more in two rows
 CARD_GAP = 6
-MAX_CARD = Size(120, 120)  # a card no larger than this, and square
+MAX_CARD = Size(120, 120)  # a card no larger than this
 
 
 def gap(theme: Theme, width: int) -> Image.Image:
@@ -59,7 +59,8 @@ def card_size(n: int, room: int) -> Size:
     """The size of each card of a hand of `n` cards laid out in rows `room` pixels wide."""
     k = max(per_row(n), PER_ROW)  # every hand's cards the size of a full row's
     w = min(MAX_CARD.w, (room - (k - 1) * CARD_GAP) // k)
-    return Size(w, min(MAX_CARD.h, w))
+    h = min(MAX_CARD.h, w - 6)  # a little lower than wide
+    return Size(w, h)
 
 
 def card_sprite(card: AnyCard, size: Size, theme: Theme, game: str, dim: bool) -> Image.Image:
