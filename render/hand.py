@@ -125,13 +125,15 @@ def _draw_compact(
         sprite = turn.card_sprite(c, size, theme, view.game, marks and not can)
         paste(img, sprite, (cx, cy))
         if c in recruited:
-            tw, th = round(tag_font.getlength(new)) + 12, theme.small_size + 8
+            # Within the card: in the regular weight if the bold one is too wide ("NOUVELLE").
+            font = tag_font
+            if font.getlength(new) + 8 > size.w:
+                font = text.regular(theme, theme.small_size)
+            tw, th = min(size.w, round(font.getlength(new)) + 12), theme.small_size + 8
             tx, ty = cx + (size.w - tw) // 2, cy + size.h - th - 4
             paste(img, panel(tw, th, 6, theme.turn_badge, scale=theme.supersample), (tx, ty))
             room = (tx, ty, tx + tw, ty + th)
-            text.draw(
-                d, (tx + tw / 2, ty + th / 2), new, tag_font, theme.text_dark, "mm", room=room
-            )
+            text.draw(d, (tx + tw / 2, ty + th / 2), new, font, theme.text_dark, "mm", room=room)
     if not cards:
         fr = text.regular(theme, theme.label_size)
         none = pgettext("hand", "no cards")
