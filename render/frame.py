@@ -10,7 +10,7 @@ cut to the height used, so that no part has to know the others' heights in advan
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
@@ -20,7 +20,7 @@ from lang import _, pgettext
 from render import text
 from render.cards import BOARD, CHIP, card_sprite, chip_width
 from render.shapes import hatch, panel, paste
-from render.theme import Theme
+from render.theme import Size, Theme
 from render.words import LastMove
 
 Box = tuple[float, float, float, float]
@@ -29,9 +29,13 @@ MAX_HEIGHT = 4000  # the canvas drawn on before it is cut to the height used...
 # filling and cutting a canvas is a tenth of a board's time, a board taller is drawn again.
 FIRST_HEIGHT = 1600
 FRAME_WIDTH = 3  # the frame around every picture (`finish`)
-ROW_GAP = 8
-CENTER_W = 140  # the stone or tile between the two sides
+ROW_GAP = 8  # half of it above and below a row: room for the rings (bands.py)
+# The stone or tile between the two sides, as wide as four cards a side leave it (a tile's
+# words wrap less: issue 39, pictures no taller than twice their width).
+CENTER_W = 152
+SIDE_GAP = 4  # between it and the first card of a side
 CAPTION_H = 24
+DISCARD_CHIP = Size(50, 34)  # the discard pile's chips
 
 
 def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -118,7 +122,10 @@ def header(
     m = theme.margin
     y = 10
     if result is not None:
-        f, rows = text.lines(result, theme, (30, 26, 24), w - 4 * m, 2, strong=True)
+        # On one line if it fits at a smaller size, else on two (fewer lines: issue 39).
+        f, rows = text.lines(result, theme, (30, 26, 24, 22), w - 4 * m, 1, strong=True)
+        if len(rows) > 1:
+            f, rows = text.lines(result, theme, (30, 26, 24), w - 4 * m, 2, strong=True)
         step = round(f.size * 1.3)
         h = len(rows) * step + 16
         paste(img, panel(w - 2 * m, h, 10, theme.result, scale=theme.supersample), (m, y))
@@ -183,13 +190,11 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     name_x = x0 + (role_w + 10 if role_w else 0)
     name_room = m + w - 12 - (badge_w + 10 if badge_w else 0) - name_x
     fn, names = text.lines(b.name, theme, (theme.name_size, 22, 20), name_room, 1, strong=True)
-    line1 = max(40, len(names) * round(fn.size * 1.2) + 8)
+    line1 = max(36, len(names) * round(fn.size * 1.2) + 4)
     facts = "  ·  ".join([*b.facts, *([b.side] if b.side else [])])
     ff = text.regular(theme, theme.label_size)
-    extras_w = _extras_width(b, theme)
-    facts_w = w - 42 - extras_w
-    fact_rows = text.wrap_all(facts, ff, facts_w, hyphenate=True) if facts else []
-    line2 = max(theme.chip.h if b.cards or b.cauldrons else 0, len(fact_rows) * 25) + 8
+    extras = _extras(b, theme)
+    fact_rows, fact_ys, placed, facts_w, line2 = _facts_and_extras(b, facts, extras, w, theme)
     h = line1 + line2 + 8
 
     line = theme.highlight if b.active else theme.surface_line
@@ -215,30 +220,86 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
         room = (bx, cy - 17, bx + badge_w, cy + 17)
         text.draw(d, (bx + badge_w / 2, cy), b.badge, fb, theme.text_dark, "mm", room=room)
     fy = y + 6 + line1
-    for i, row in enumerate(fact_rows):
-        ry = fy + 12 + 25 * i
+    for row, ry0 in zip(fact_rows, fact_ys, strict=True):
+        ry = fy + ry0
         room = (x0, ry - 12.5, x0 + facts_w, ry + 12.5)
         text.draw(d, (x0, ry), row, ff, theme.text_muted, "lm", room=room)
-    ex = m + w - 10 - extras_w
-    ey = fy + (line2 - 8) / 2
-    if b.cauldrons is not None:
-        ex = _cauldrons(img, d, theme, (ex, ey), *b.cauldrons)
-    for c in b.cards:
-        sprite = card_sprite(c, CHIP, theme)
-        paste(img, sprite, (ex, ey - sprite.height / 2))
-        ex += sprite.width + 6
+    # The cauldrons, then the actions in the order played; each line of them at the right.
+    parts: list[AnyCard | None] = [None] if b.cauldrons is not None else []
+    parts += list(b.cards)
+    for row, ey in placed:
+        ex = m + w - 10 - sum(row)
+        for _width in row:
+            part = parts.pop(0)
+            if part is None:
+                assert b.cauldrons is not None
+                ex = _cauldrons(img, d, theme, (ex, fy + ey), *b.cauldrons)
+                continue
+            sprite = card_sprite(part, CHIP, theme)
+            paste(img, sprite, (ex, fy + ey - sprite.height / 2))
+            ex += sprite.width + 6
     return y + h + 8
 
 
 CAULDRON = 30
 
 
-def _extras_width(b: Banner, theme: Theme) -> int:
-    w = sum(chip_width(c, theme) + 6 for c in b.cards)
+def _extras(b: Banner, theme: Theme) -> list[int]:
+    """The widths of what follows the facts: the cauldrons (as one), then each action."""
+    out = []
     if b.cauldrons is not None:
         fo = text.regular(theme, theme.label_size)
-        w += round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8
-    return w
+        out.append(round(fo.getlength(_oil())) + 8 + b.cauldrons[1] * (CAULDRON + 4) + 8)
+    return out + [chip_width(c, theme) + 6 for c in b.cards]
+
+
+def _facts_and_extras(
+    b: Banner, facts: str, extras: list[int], w: int, theme: Theme
+) -> tuple[list[str], list[float], list[tuple[list[int], float]], int, int]:
+    """The banner's second part: the facts' lines and the y of each one's middle, the lines
+    of cauldrons and actions (their widths) with the y of their middles (from the top of
+    the part), the facts' width and the part's height.
+
+    The facts beside the cauldrons and actions, unless a word breaks there or they would be
+    taller than on lines of their own (issue 39: beside four actions they were squeezed
+    into a column a few letters wide, broken mid-word); then the cauldrons and actions
+    follow the facts, on their last line as far as they fit and on lines under it."""
+    ff = text.regular(theme, theme.label_size)
+    room = w - 42
+    chip = theme.chip.h
+    beside = text.wrap_all(facts, ff, room - sum(extras), hyphenate=True) if facts else []
+    height = max(chip if extras else 0, len(beside) * 25) + 8
+    placed = [(extras, (height - 8) / 2)] if extras else []
+    lines = [12.0 + 25 * i for i in range(len(beside))]
+    if not (extras and facts):
+        return beside, lines, placed, room - sum(extras), height
+    broken = [t for r in beside for t in r.split()] != facts.split()
+    rows = text.wrap_all(facts, ff, room, hyphenate=True)
+    space = room - ff.getlength(rows[-1]) - 16
+    first: list[int] = []
+    while len(first) < len(extras) and sum(first) + extras[len(first)] <= space:
+        first.append(extras[len(first)])
+    rest = extras[len(first) :]
+    under = _extra_rows(rest, room) if rest else []
+    top = (len(rows) - 1) * 25 + (chip if first else 25)
+    apart_h = top + len(under) * (chip + 6) + 8
+    if not broken and apart_h >= height:
+        return beside, lines, placed, room - sum(extras), height
+    ys = [12.0 + 25 * i for i in range(len(rows) - 1)]
+    ys.append((len(rows) - 1) * 25 + (chip / 2 if first else 12))
+    apart = [(first, ys[-1])] if first else []
+    apart += [(r, top + 6 + chip / 2 + i * (chip + 6)) for i, r in enumerate(under)]
+    return rows, ys, apart, room, apart_h
+
+
+def _extra_rows(widths: list[int], room: int) -> list[list[int]]:
+    """`widths` in order, in lines at most `room` wide (a part wider than that alone)."""
+    rows: list[list[int]] = [[]]
+    for part in widths:
+        if rows[-1] and sum(rows[-1]) + part > room:
+            rows.append([])
+        rows[-1].append(part)
+    return rows
 
 
 def _cauldrons(
@@ -376,27 +437,39 @@ def footer(
         said = _("Last move: none yet")
     else:
         said = lm.line(text.printable(names[move[0]], theme.font_regular))
-    y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
-    y += (
-        round(
-            block(
-                d,
-                theme,
-                (m, y),
-                decks,
-                (theme.label_size,),
-                width,
-                fill=theme.text_muted,
-                max_lines=2,
+    fr = text.regular(theme, theme.label_size)
+    gap = fr.getlength("  ·  ")
+    if fr.getlength(said) + gap + fr.getlength(decks) <= width:
+        # The last move and the decks on one line when they fit (a line less: issue 39).
+        step = round(theme.label_size * 1.25)
+        x = m + fr.getlength(said) + gap
+        room = (m, y, m + width, y + step)
+        text.draw(d, (m, y + step / 2), said, fr, theme.text, "lm", room=room)
+        text.draw(d, (x, y + step / 2), decks, fr, theme.text_muted, "lm", room=room)
+        y += step + 8
+    else:
+        y += round(block(d, theme, (m, y), said, (theme.label_size,), width, max_lines=3)) + 2
+        y += (
+            round(
+                block(
+                    d,
+                    theme,
+                    (m, y),
+                    decks,
+                    (theme.label_size,),
+                    width,
+                    fill=theme.text_muted,
+                    max_lines=2,
+                )
             )
+            + 6
         )
-        + 6
-    )
     if discard is None:
         return y + m - 6
-    fr = text.regular(theme, theme.label_size)
     # TRANSLATORS: before the chips of the discard pile, under the board.
     label = _("Discard:")
+    # Its chips a little smaller than the banners' (more to a line, lines lower: issue 39).
+    theme = replace(theme, chip=DISCARD_CHIP)
     text.draw(d, (m, y + theme.chip.h / 2), label, fr, theme.text_muted, "lm")
     x0 = m + round(fr.getlength(label + " ")) + 6
     rows = chip_rows(discard, img.width - m - x0, theme, groups=groups)
@@ -425,9 +498,9 @@ def sides_line(
     """Whose cards are on which side: "◀ Alice" over the left cards and "Bob ▶" over the
     right ones, each with their seat's colour as a bar. Returns the y below."""
     m = theme.margin
-    half = (img.width - CENTER_W) // 2 - m - 8
     s = theme.supersample
     heights = []
+    said = []
     for i, seat in enumerate((left, 1 - left)):
         if roles[i]:
             # TRANSLATORS: over a player's cards: their role and name ("Attacker Alice").
@@ -437,22 +510,35 @@ def sides_line(
         else:
             who = names[seat]
         # No-break spaces: the arrow stays with the name it points from.
-        words = f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶"
+        said.append(f"◀\u00a0{who}" if i == 0 else f"{who}\u00a0▶")
+    # Each side as wide as the other leaves it, so that both stay on one line when they can;
+    # else one under the other, each across the picture (long names): fewer lines on a board
+    # that must stay under twice its width in height (issue 39).
+    full = img.width - 2 * m - 2 * 12 - 24
+    fb = text.bold(theme, theme.label_size)
+    need = [round(fb.getlength(w)) + 1 for w in said]
+    stacked = sum(need) > full
+    rooms = [full + 24] * 2 if stacked else [full - need[1], full - need[0]]
+    top = y
+    for i, seat in enumerate((left, 1 - left)):
+        words = said[i]
         x = m + 12 if i == 0 else img.width - m - 12
         h = block(
             d,
             theme,
-            (x, y),
+            (x, top),
             words,
             (theme.label_size, theme.small_size),
-            half - 12,
+            rooms[i],
             strong=True,
             anchor="l" if i == 0 else "r",
-            max_lines=2,
+            max_lines=1,
         )
         bar_x = m if i == 0 else img.width - m - 6
-        paste(img, panel(6, round(h), 3, theme.seat[seat], scale=s), (bar_x, y))
-        heights.append(h)
+        paste(img, panel(6, round(h), 3, theme.seat[seat], scale=s), (bar_x, top))
+        heights.append(top + h - y)
+        if stacked:
+            top += round(h) + 2
     return y + round(max(heights)) + 6
 
 
@@ -601,13 +687,14 @@ class Side:
     pins: Mapping[str, Pin] = field(default_factory=dict)
 
 
-TITLE_H = 34
-LINE_H = 23
+TITLE_H = 24
+LINE_H = 20
+FACE_PAD = 4  # above and below a face's words
 PILL_H = 26
 
 
 def _item_inner(item: Item) -> int:
-    return CENTER_W - (20 if item.kind == "pill" else 10)
+    return CENTER_W - (18 if item.kind == "pill" else 10)
 
 
 def _item_rows(item: Item, theme: Theme) -> tuple[FreeTypeFont, list[str]]:
@@ -625,14 +712,14 @@ def _item_rows(item: Item, theme: Theme) -> tuple[FreeTypeFont, list[str]]:
 
 
 def face_height(face: Face, theme: Theme) -> int:
-    h = 10
+    h = FACE_PAD
     for item in face.items:
         if item.kind == "title":
             h += TITLE_H
         else:
             _, rows = _item_rows(item, theme)
             h += len(rows) * LINE_H + (6 if item.kind == "pill" else 0)
-    return h + 8
+    return h + FACE_PAD
 
 
 def draw_face(
@@ -645,10 +732,10 @@ def draw_face(
     if face.hatched:
         paste(img, hatch(w - 8, h - 8, face.hatched, 12, 2), (x0 + 4, y0 + 4))
     cx = (x0 + x1) / 2
-    y = y0 + (h - face_height(face, theme)) / 2 + 8
+    y = y0 + (h - face_height(face, theme)) / 2 + FACE_PAD
     for item in face.items:
         if item.kind == "title":
-            ft = text.bold(theme, 28)
+            ft = text.bold(theme, 22)
             tw = ft.getlength(item.words)
             fg = text.bold(theme, theme.small_size)
             gw = round(fg.getlength(item.tag)) + 12 if item.tag else 0
@@ -658,8 +745,8 @@ def draw_face(
             )
             if gw:
                 gx = tx + tw / 2 + 8
-                paste(img, panel(gw, 26, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 13))
-                room = (gx, y + TITLE_H / 2 - 13, min(gx + gw, x1), y + TITLE_H / 2 + 13)
+                paste(img, panel(gw, 24, 6, item.tag_fill, scale=s), (gx, y + TITLE_H / 2 - 12))
+                room = (gx, y + TITLE_H / 2 - 12, min(gx + gw, x1), y + TITLE_H / 2 + 12)
                 text.draw(
                     d,
                     (gx + gw / 2, y + TITLE_H / 2),
@@ -673,7 +760,7 @@ def draw_face(
             continue
         f, rows = _item_rows(item, theme)
         if item.kind == "pill":
-            pw = round(max(f.getlength(r) for r in rows)) + 14
+            pw = round(max(f.getlength(r) for r in rows)) + 12
             ph = len(rows) * LINE_H + 2
             paste(
                 img,
@@ -737,8 +824,8 @@ def draw_row(
         ring(img, box, row.face.ring, 3, theme)
     if row.face.pin is not None:
         ring(img, box, row.face.pin.color, 3, theme)
-    _side(img, d, theme, row.left, cx0 - 8, y, -1, game, m)
-    _side(img, d, theme, row.right, cx0 + CENTER_W + 8, y, 1, game, m)
+    _side(img, d, theme, row.left, cx0 - SIDE_GAP, y, -1, game, m)
+    _side(img, d, theme, row.right, cx0 + CENTER_W + SIDE_GAP, y, 1, game, m)
     if row.face.pin is not None:
         pin_badge(img, d, theme, box, row.face.pin)
     return y + h + ROW_GAP

@@ -20,7 +20,7 @@ from typing import Any
 from engine.api import MatchSpec, Playable, new_match
 from engine.st1.position import parse_position as st1_position
 from engine.st2.position import parse_position as st2_position
-from render import render_board, render_hand
+from render import render_board, render_hand, render_turn
 from render.charts import ChancePoint, RatingPoint, render_chance_chart, render_rating_chart
 from render.standings import StandingRow, render_standings
 from render.theme import DEFAULT_THEME, Theme
@@ -34,10 +34,11 @@ LONG_NAMES = ("Maximiliane von Hohenzollern-Eck", "W" * 32)
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """One picture of the gallery: a board (spectator's view) or a seat's hand."""
+    """One picture of the gallery: a board (spectator's view), a seat's hand, or a seat's
+    turn (the board from their side and their hand: the hand's DM)."""
 
     name: str
-    what: str  # "board" or "hand"
+    what: str  # "board", "hand" or "turn"
     view: Any  # an engine View
     names: tuple[str, str] = NAMES
 
@@ -45,6 +46,8 @@ class Picture:
         if self.what == "board":
             return render_board(self.view, names=self.names, theme=theme, locale=locale)
         name = self.names[self.view.viewer]
+        if self.what == "turn":
+            return render_turn(self.view, names=self.names, name=name, theme=theme, locale=locale)
         return render_hand(self.view, name=name, theme=theme, locale=locale)
 
 
@@ -236,6 +239,87 @@ def _st2_gate() -> Iterator[Picture]:
     yield Picture("st2-tactical-damaged-gate-board", "board", game.view(None))
 
 
+# Every action card shown on the banners (the Defender's four beside the oil cauldrons), in
+# each language: the banner's facts once were squeezed beside them into a column a few
+# letters wide (issue 39).
+ST2_EVERY_ACTION = """
+variant: siege-tactics
+attacker: P1
+turn: P2
+hand P1: R7 B5 G2 Y11 P1 B6
+hand P2: Y1 Y2 Y3 Y4 Y6 B11
+tile 1: R1 R2 | B3 B4 joker
+tile 2: G5 G6 G7 G8 | P4 P5 P6
+tile 3: P9 | Y9 | damaged
+tile 5: P10 B10 | Y10 R10
+discard: G0 B0 R11 G11 P3 Y7 Y8 R5
+actions P1: explode desert treason
+actions P2: recruit exchange redeploy support
+cauldrons: 1
+"""
+
+
+def _st2_every_action() -> Iterator[Picture]:
+    game = st2_position(ST2_EVERY_ACTION)
+    yield Picture("st2-tactical-every-action-board", "board", game.view(None))
+    yield Picture("st2-tactical-every-action-turn", "turn", game.view(1))
+
+
+# The tallest boards (issue 39: every picture at most twice as tall as wide): every tile
+# holding cards, long columns of four, three tiles damaged, every action card shown.
+ST2_FULL_TILES = """
+variant: siege-tactics
+attacker: P1
+turn: P2
+hand P1: R7 B4 G4 Y11 P0 B3 joker
+hand P2: Y1 Y2 Y3 G9 R6 B11 spy
+tile 1: R1 R2 R3 | B1 B2 | damaged
+tile 2: G5 G6 G7 G8 | P4 P5 P6
+tile 3: P9 P8 P7 | Y9 Y8
+tile 4: R0 G0 B0 Y0 | P1 P2 P3 | damaged
+tile 5: R10 B10 G10 | Y10 P10
+tile 6: B6 B7 B8 B9 | G1 G2 G3
+tile 7: R4 R5 | Y4 Y5 Y6 | damaged
+discard: G11 R11 P11 R9 Y7 R8 B5
+actions P1: explode desert treason
+actions P2: recruit exchange redeploy support
+cauldrons: 1
+"""
+# Every stone holding cards: a Mud Fight's four a side, modes, claimed stones and a tie.
+ST1_FULL_STONES = """
+variant: tactics
+turn: P1
+hand P1: R7 B5 G2 O4 joker traitor P1
+hand P2: Y1 Y3 Y4 Y6 B1 B2
+stone 1: R1 R2 R3 | B3 B4 B6 | claimed P1
+stone 2: G5 G6 G4 | P4 P5 P6 | claimed P2
+stone 3: G7 G8 G9 R8 | O5 O6 O7 O9 | mud first P1
+stone 4: Y5 Y7 Y9 | P7 P8 P9 | first P2
+stone 5: O8 O1 O3 | Y8 R9 B9 | blind first P1
+stone 6: R6 B7 G3 | B8 R5 G1 | first P2
+stone 7: P2 P3 Y2 | R4 spy shield | first P2
+stone 8: O2 | -
+discard: banshee strategist
+tactics played: 1 3
+"""
+
+
+def _tallest() -> Iterator[Picture]:
+    st2 = st2_position(ST2_FULL_TILES)
+    yield Picture("st2-tactical-full-tiles-board", "board", st2.view(None))
+    yield Picture("st2-tactical-full-tiles-turn", "turn", st2.view(1))
+    st1 = st1_position(ST1_FULL_STONES)
+    yield Picture("st1-tactics-full-stones-board", "board", st1.view(None))
+    yield Picture("st1-tactics-full-stones-turn", "turn", st1.view(0))
+    recruiter = st1_position(RECRUITER_POSITION)
+    for move in ("recruiter", "draw clan", "draw tactic", "draw clan"):
+        recruiter.play(move)
+    yield Picture("st1-recruiter-return-turn", "turn", recruiter.view(0))
+    yield Picture("st1-long-names-turn", "turn", st1_tactics_midgame().view(1), LONG_NAMES)
+    siege = st2_siege_midgame()
+    yield Picture("st2-long-names-turn", "turn", siege.view(1), LONG_NAMES)
+
+
 def _st2_end() -> Iterator[Picture]:
     game = st2_position(
         """
@@ -302,10 +386,12 @@ SECTIONS: tuple[Callable[[], Iterator[Picture]], ...] = (
     _st2_opening,
     _st2_midgame,
     _st2_gate,
+    _st2_every_action,
     _st2_end,
     _st2_breach,
     _st2_revenge,
     _long_names,
+    _tallest,
 )
 
 

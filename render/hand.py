@@ -4,9 +4,10 @@ not depend on colour), and a line that says whose turn it is and what to do."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine.api import VARIANTS
 from engine.cards import AnyCard
@@ -14,11 +15,11 @@ from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import N_, _, ngettext, pgettext
 from lang import fill as fill_in  # `fill` is a colour below
-from render import text
+from render import text, turn
 from render.cards import HAND, card_sprite
 from render.frame import block, canvas, finish, tall_enough
 from render.shapes import panel, paste
-from render.theme import Size, Theme
+from render.theme import Theme
 from render.words import engine_words
 
 LIFT = 12  # playable cards stand this much higher than the others
@@ -69,35 +70,122 @@ class Layout:
         return self.px(ROW_GAP)
 
 
-def layout(theme: Theme, width: int | None = None) -> Layout:
-    """The sizes of a hand `width` pixels wide (its natural width if None)."""
-    if width is None:
-        return Layout(theme, 1.0)
-    k = width / natural_width(theme)
-    card = theme.hand_card
-    scaled = replace(
-        theme,
-        hand_card=Size(round(card.w * k), round(card.h * k)),
-        title_size=round(theme.title_size * k),
-        label_size=round(theme.label_size * k),
-        small_size=round(theme.small_size * k),
-        margin=round(theme.margin * k),
-        radius=round(theme.radius * k),
-    )
-    return Layout(scaled, k)
+def layout(theme: Theme) -> Layout:
+    """The sizes of the hand alone: the theme's."""
+    return Layout(theme, 1.0)
 
 
 def render(
     view: St1View | St2View, name: str | None, theme: Theme, width: int | None = None
 ) -> Image.Image:
-    """The hand's picture; `width`: drawn that wide, everything enlarged to fit (under a
-    board, at the board's width), else at the theme's sizes."""
+    """The hand's picture at the theme's sizes; `width`: the compact hand under a board in
+    the turn picture (render/turn.py), that wide."""
     if view.viewer is None or view.hand is None:
         raise ValueError("a hand needs a player's view (match.view(seat)), not a spectator's")
     # On a canvas as tall as a hand of two rows of cards needs, again on a taller one if not.
-    draw = lambda height: _draw(view, name, theme, width, height)  # noqa: E731
+    if width is None:
+        draw = lambda height: _draw(view, name, theme, None, height)  # noqa: E731
+    else:
+        draw = lambda height: _draw_compact(view, theme, width, height)  # noqa: E731
     img, y = tall_enough(draw, (FIRST_HEIGHT, MAX_HEIGHT))
     return finish(img, y, theme)
+
+
+def _draw_compact(
+    view: St1View | St2View, theme: Theme, width: int, height: int
+) -> tuple[Image.Image, int]:
+    """The hand under the board of a turn picture: what the player is asked, then their
+    cards in a row, the ones that can be played raised (render/turn.py says why it is
+    compact). No title: the board above names the game and the players."""
+    assert view.hand is not None and view.viewer is not None
+    img, d = canvas(width, height, theme)
+    m = theme.margin
+    cards = list(view.hand)
+    deciding = _deciding(view)
+    marks = deciding and view.phase in _CARD_PHASES
+    playable = view.playable() if marks else frozenset()
+    y = 6
+    status, waiting = _status(view, deciding, frozenset(c for c in cards if c in playable))
+    y = _status_badge(img, d, theme, (m, y), status, waiting, width - 2 * m) + 8
+
+    size = turn.card_size(len(cards), width - 2 * m)
+    k = turn.per_row(len(cards))
+    row_w = k * size.w + (k - 1) * turn.CARD_GAP
+    x0 = (width - row_w) // 2
+    lift = LIFT if marks else 0
+    recruited = set(getattr(view, "recruited", ()))
+    tag_font = text.bold(theme, theme.small_size)
+    # TRANSLATORS: a tag on the cards the Recruiter just drew, under 10 letters.
+    new = pgettext("hand tag", "NEW")
+    top = y + lift
+    for i, c in enumerate(cards):
+        can = c in playable
+        dy = 0 if not marks else -lift if can else lift
+        cx = x0 + (i % k) * (size.w + turn.CARD_GAP)
+        cy = top + (i // k) * (size.h + 2 * lift + 10) + dy
+        sprite = turn.card_sprite(c, size, theme, view.game, marks and not can)
+        paste(img, sprite, (cx, cy))
+        if c in recruited:
+            # Within the card: in the regular weight if the bold one is too wide ("NOUVELLE").
+            font = tag_font
+            if font.getlength(new) + 8 > size.w:
+                font = text.regular(theme, theme.small_size)
+            tw, th = min(size.w, round(font.getlength(new)) + 12), theme.small_size + 8
+            tx, ty = cx + (size.w - tw) // 2, cy + size.h - th - 4
+            paste(img, panel(tw, th, 6, theme.turn_badge, scale=theme.supersample), (tx, ty))
+            room = (tx, ty, tx + tw, ty + th)
+            text.draw(d, (tx + tw / 2, ty + th / 2), new, font, theme.text_dark, "mm", room=room)
+    if not cards:
+        fr = text.regular(theme, theme.label_size)
+        none = pgettext("hand", "no cards")
+        text.draw(d, (width / 2, top + size.h / 2), none, fr, theme.text_muted, "mm")
+    n_rows = max(1, -(-len(cards) // k))
+    y = top + n_rows * size.h + (n_rows - 1) * (2 * lift + 10) + lift + 6
+    foot = [_legend(view, marks, playable)]
+    if recruited:
+        foot.append(_("NEW: drawn with the Recruiter"))
+    for line in (f for f in foot if f):
+        y += round(
+            block(
+                d,
+                theme,
+                (width / 2, y),
+                line,
+                (theme.small_size,),
+                width - 2 * m,
+                fill=theme.text_muted,
+                anchor="m",
+                max_lines=2,
+            )
+        )
+    return img, y + 6
+
+
+def _status_badge(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    xy: tuple[int, int],
+    status: str,
+    waiting: bool,
+    room: int,
+    px: Callable[[float], int] = round,
+) -> int:
+    """The line that says whose turn it is, on a badge from `xy`; returns the y below it."""
+    m, y = xy
+    pad = px(12)
+    fs, rows = text.lines(status, theme, (theme.label_size,), room - 2 * pad, 2, strong=True)
+    row_h = px(STATUS_ROW)
+    sw = round(max(fs.getlength(r) for r in rows)) + 2 * pad
+    sh = len(rows) * row_h + px(8)
+    fill = theme.surface if waiting else theme.turn_badge
+    ink = theme.text if waiting else theme.text_dark
+    paste(img, panel(sw, sh, px(8), fill, scale=theme.supersample), (m, y))
+    for i, row in enumerate(rows):
+        top_of_row = y + px(4) + row_h * i
+        box = (m, top_of_row, m + sw, top_of_row + row_h)
+        text.draw(d, (m + pad, top_of_row + row_h / 2), row, fs, ink, "lm", room=box)
+    return y + sh
 
 
 def _draw(
@@ -106,7 +194,7 @@ def _draw(
     """The hand drawn on a canvas `height` tall (at the theme's sizes); returns it and the
     height it needs."""
     assert view.hand is not None and view.viewer is not None
-    lay = layout(theme, width)
+    lay = layout(theme)
     base, theme = theme, lay.theme
     px = lay.px
     card = theme.hand_card
@@ -169,21 +257,7 @@ def _draw(
         )
     ) + px(6)
     status, waiting = _status(view, deciding, playable)
-    pad = px(12)
-    fs, rows = text.lines(
-        status, theme, (theme.label_size,), width - 2 * m - 2 * pad, 2, strong=True
-    )
-    row_h = px(STATUS_ROW)
-    sw = round(max(fs.getlength(r) for r in rows)) + 2 * pad
-    sh = len(rows) * row_h + px(8)
-    fill = theme.surface if waiting else theme.turn_badge
-    ink = theme.text if waiting else theme.text_dark
-    paste(img, panel(sw, sh, px(8), fill, scale=theme.supersample), (m, y))
-    for i, row in enumerate(rows):
-        top_of_row = y + px(4) + row_h * i
-        room = (m, top_of_row, m + sw, top_of_row + row_h)
-        text.draw(d, (m + pad, top_of_row + row_h / 2), row, fs, ink, "lm", room=room)
-    y += sh + px(8)
+    y = _status_badge(img, d, theme, (m, y), status, waiting, width - 2 * m, px) + px(8)
 
     top = y + lay.lift
     for p in places:

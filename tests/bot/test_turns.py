@@ -2,9 +2,11 @@
 the real discord.py client and the loopback Discord, which records whom each message
 notified when it was created (edits notify nobody), on both stores."""
 
+import io
 import random
 
 import pytest
+from PIL import Image
 
 from bot.sandbox import (
     SimPlayer,
@@ -16,7 +18,7 @@ from bot.sandbox import (
     wait_for_version,
 )
 from engine.api import new_match
-from render import render_turn
+from render import render_board, render_turn
 
 from .test_e2e import start_game
 
@@ -181,7 +183,10 @@ async def test_the_hand_dm_carries_the_board(world):
         match = await replayed(bot, info, 0)
         expected = render_turn(match.view(seat), names=info.names, name=info.names[seat])
         assert dm.attachment_bytes()[0] == expected  # the board from their side, then the hand
-        assert dm.attachments[0].height > 1.5 * dm.attachments[0].width
+        # The board and the hand under it, which a phone shows whole (issue 39).
+        board = render_board(match.view(seat), names=info.names, bottom_seat=seat)
+        board_height = Image.open(io.BytesIO(board)).height
+        assert board_height < dm.attachments[0].height <= 2 * dm.attachments[0].width
         # After a move, the Show my hand reply carries the new board too.
         player = SimPlayer(mover, random.Random(25), clicks=1.0)
         thread = emu.world.channel(info.channel_id)

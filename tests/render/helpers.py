@@ -33,8 +33,12 @@ def image(data: bytes) -> Image.Image:
 def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     """(mean difference, worst block's mean difference) of two same-sized pictures."""
     diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
-    blocks = diff.reduce(BLOCK)  # each pixel: the mean of one block
-    return ImageStat.Stat(diff).mean[0], float(blocks.getextrema()[1])
+    # Each pixel: the mean of one block; on two grids, the second shifted by half a block,
+    # so that a change (a card's digit) is caught wherever it falls across the blocks.
+    half = BLOCK // 2
+    shifted = diff.crop((half, half, diff.width, diff.height))
+    worst = max(diff.reduce(BLOCK).getextrema()[1], shifted.reduce(BLOCK).getextrema()[1])
+    return ImageStat.Stat(diff).mean[0], float(worst)
 
 
 def similar(

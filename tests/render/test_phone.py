@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from render import text
-from render.gallery import Picture, st2_siege_midgame
+from lang import speaking
+from render import st1_board, st2_board, text
+from render.gallery import LANGUAGES, Picture, st2_siege_midgame
 from render.theme import DEFAULT_THEME, Theme
 from tests.render.helpers import gallery
 
@@ -47,7 +48,8 @@ def test_gallery_has_every_picture_kind():
         kinds.add((v.game, p.what))
         if v.outcome is not None and p.what == "board":
             kinds.add((v.game, "end"))
-    assert kinds == {(g, k) for g in ("st1", "st2") for k in ("board", "hand", "end")}
+    assert kinds >= {(g, k) for g in ("st1", "st2") for k in ("board", "hand", "end")}
+    assert kinds <= {(g, k) for g in ("st1", "st2") for k in ("board", "hand", "end", "turn")}
     assert any(len(p.names[1]) == 32 and " " not in p.names[1] for p in gallery().values())
 
 
@@ -110,3 +112,58 @@ def test_every_line_is_drawn_through_the_recorder(path):
             assert node.func.attr not in ("text", "multiline_text"), (
                 f"{path.name}:{node.lineno} draws text without text.draw"
             )
+
+
+# Every language of the gallery, English first.
+LOCALES = ["en", *LANGUAGES]
+# The pictures the bot posts that hold a board: the channel's board and the hand's DM.
+WITH_BOARD = [n for n, p in gallery().items() if p.what in ("board", "turn")]
+
+
+def banner_facts(picture: Picture) -> list[list[str]]:
+    """The words of each player's banner facts ("6 in hand · 5 tactics played"), in the
+    current language, as the banner joins them."""
+    view = picture.view
+    board = st2_board if view.game == "st2" else st1_board
+    out = []
+    for seat in (0, 1):
+        facts = board._banner(view, seat, picture.names, DEFAULT_THEME).facts
+        out.append("  ·  ".join(facts).split())
+    return out
+
+
+def holds_run(words: list[str], run: list[str]) -> bool:
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("name", WITH_BOARD)
+def test_banner_facts_are_never_split_inside_a_word(name, locale):
+    # Issue 39: beside four action cards and the oil cauldrons, the Defender's facts were
+    # squeezed into a column 35 px wide and broken mid-word ("Ta / kti / kk / art / en"):
+    # the facts' words must be drawn whole and in order, lines breaking only between words.
+    picture = gallery()[name]
+    with speaking(locale):
+        facts = banner_facts(picture)
+    with text.recording() as lines:
+        picture.render(DEFAULT_THEME, locale)
+    drawn = [w for ln in lines for w in ln.text.split()]
+    for run in facts:
+        assert holds_run(drawn, run), f"{' '.join(run)!r} is not drawn whole"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("name", WITH_BOARD)
+def test_a_picture_is_at_most_twice_as_tall_as_wide(name, locale):
+    # Issue 39: a phone shows a picture 390 px wide and not much more than 780 px tall: a
+    # board and the hand's DM (the board with the hand) must be seen whole, their text still
+    # 9 px tall there.
+    img, lines = measure_in(gallery()[name], locale)
+    assert img.height <= 2 * img.width, f"{img.width} x {img.height}"
+    assert too_small(lines, img.width) == []
+
+
+def measure_in(picture: Picture, locale: str) -> tuple[Image.Image, list[text.Drawn]]:
+    with text.recording() as lines:
+        data = picture.render(DEFAULT_THEME, locale)
+    return Image.open(io.BytesIO(data)), lines
