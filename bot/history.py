@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.aborted import why_aborted
 from bot.errors import Refused
 from bot.records import MatchInfo
 from bot.store import Row, Store
@@ -83,14 +84,17 @@ async def export_text(store: Store, info: MatchInfo) -> str:
         text = public_text(m["text"], m["seat"], None) if running else m["text"]
         lines.append(f"{m['seq'] + 1:4d}. {localise(names[m['seat']])}: {text}")
     lines.append("")
-    for g in games:
+    for g in [] if info.aborted else games:  # an aborted game's only round has no result
         # TRANSLATORS: one game (round) of a match in the exported record; {result} says who
         # won, why, and the game's figures.
         lines.append(
             say("Game {number}: {result}", number=g["number"], result=game_result(g, names))
         )
     outcome = info.match.outcome
-    if outcome is None:
+    if info.aborted:
+        # TRANSLATORS: {why} says who resigned or ran out of time before both had moved.
+        lines.append(say("Result: aborted ({why}), unrated", why=why_aborted(info.match, names)))
+    elif outcome is None:
         lines.append(
             say(
                 "Result: in progress (cards put back or given stay private, and the seed is"

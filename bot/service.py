@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import crashpoints, history, metrics, open_challenges, standings
+from bot.aborted import ABORTED, aborts, why_aborted
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
@@ -677,6 +678,7 @@ class GameService:
             turn=row["turn"],
             clock_hours=row["clock_hours"],
             tournament_id=row["tournament_id"],
+            termination=row["termination"],
         )
 
     async def play(
@@ -782,7 +784,10 @@ class GameService:
         now = self.clock.now()
         changes: list[RatingChange] = []
         finished = None
-        if match.is_over:
+        aborted = aborts(match, info.ai_seat)
+        if aborted:
+            finished = (now, None, ABORTED)  # no winner, unrated (README R-28)
+        elif match.is_over:
             assert match.outcome is not None
             finished = (now, match.outcome.winner, match.outcome.termination.name)
         state = json.dumps(match.to_json())  # once, and before taking the writer
@@ -825,12 +830,15 @@ class GameService:
         if finished is not None and info.ai_seat is None:
             # Ratings move, and join the history, in the same transaction that ends the match.
             async with self.store.transaction() as tx:
-                changes = await self._rate(tx, info, match)
+                changes = [] if aborted else await self._rate(tx, info, match)
                 w = write(changes)
                 written = await self.store.write_move(tx, w)
                 if written is None:
                     raise StaleMove(await self._stale_message(info, seat, canonical))
-                await self._add_rating_steps(tx, info, match, changes, now)
+                if aborted:
+                    await self.store.set_unrated(tx, info.id)
+                else:
+                    await self._add_rating_steps(tx, info, match, changes, now)
                 if also is not None:
                     await also(tx)
                 crashpoints.reach("move-before-commit")
@@ -848,6 +856,7 @@ class GameService:
         metrics.MOVES.labels(by).inc()
         info.version += 1
         info.status = "finished" if finished else "active"
+        info.termination = finished[2] if finished else None
         info.due_since = now
         info.turn = w.turn
         hand_row = written[1] if len(written) > 1 else None
@@ -940,6 +949,13 @@ class GameService:
     def ended_message(self, info: MatchInfo) -> Phrase:
         """Why a move cannot be made any more: how the game ended."""
         outcome = info.match.outcome
+        if info.aborted:
+            # TRANSLATORS: {why} says who resigned or ran out of time before both had moved.
+            return say(
+                "Game #{id} was aborted ({why}): it has no winner and changes no rating.",
+                id=info.id,
+                why=why_aborted(info.match, info.names),
+            )
         if outcome is None:
             return say("Game #{id} is over.", id=info.id)
         if outcome.termination is Termination.TIMEOUT and outcome.winner is not None:
