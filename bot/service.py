@@ -61,6 +61,7 @@ from bot.vacations import Vacations
 from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
+from engine.events import GameEnded
 from engine.moves import Resign
 from engine.outcome import Termination
 from engine.phrases import Phrase, from_json, say, say_n, to_json
@@ -787,6 +788,8 @@ class GameService:
         aborted = aborts(match, info.ai_seat)
         if aborted:
             finished = (now, None, ABORTED)  # no winner, unrated (README R-28)
+            # "Alice wins the game" is the engine's; the turn's line says it was aborted.
+            events = [e for e in events if not isinstance(e, GameEnded)]
         elif match.is_over:
             assert match.outcome is not None
             finished = (now, match.outcome.winner, match.outcome.termination.name)
