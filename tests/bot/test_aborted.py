@@ -100,3 +100,26 @@ async def test_provisional_after_one_game_established_after_enough(service):
         marks = [e.rating.marked().endswith("?") for e in entries]
         assert marks == [provisional, provisional]
         assert (await service.stats(GUILD, ALICE.id)).ratings["st1"][0].provisional is (provisional)
+
+
+async def test_an_aborted_game_is_said_in_french_and_german(service, clock):
+    from lang import localise, speaking
+    from lang.catalogs import MISSES
+
+    info = await start(service)
+    await move_once(service, info.id)
+    clock.advance(hours=73)
+    await service.due()
+    info = await service.match(info.id)
+    MISSES.clear()
+    with speaking("fr"):
+        assert (
+            (await service.export(info.id))
+            .strip()
+            .splitlines()[-1]
+            .startswith("Résultat : partie annulée (le temps de ")
+        )
+    assert localise(service.ended_message(info), "de").startswith(
+        f"Partie #{info.id} wurde abgebrochen (die Zeit von "
+    )
+    assert [k for k in MISSES if k[0] in ("fr", "de")] == []
