@@ -123,3 +123,22 @@ async def test_an_aborted_game_is_said_in_french_and_german(service, clock):
         f"Partie #{info.id} wurde abgebrochen (die Zeit von "
     )
     assert [k for k in MISSES if k[0] in ("fr", "de")] == []
+
+
+async def test_the_pictures_of_an_aborted_game_say_so(service):
+    from bot.front.pictures import draw
+    from engine.outcome import Outcome, Termination
+    from render.words import result_text
+
+    info = await start(service)
+    await service.resign(info.id, info.players[info.match.to_decide])
+    info = await service.match(info.id)
+    names = list(info.names)
+    assert result_text(Outcome(None, Termination.ABORTED), names) == (
+        "Game aborted: no winner, unrated"
+    )
+    # The board and each hand are drawn with that banner, not the engine's "wins".
+    for seat in (None, 0, 1):
+        assert draw(info.match, seat, names, "en", info.aborted) != draw(
+            info.match, seat, names, "en"
+        )
