@@ -316,6 +316,9 @@ async def test_a_resign_at_move_one_is_aborted_everywhere(world):
         last = board_posts(thread)[-1].content
         assert "**The game is aborted** (Bob resigned before both players had moved)" in last
         assert "no rating change" in last and "wins" not in last
+        # The hand, shown from the final board, says so too (as the hand's DM would).
+        hand = await (await alice.click(board_posts(thread)[-1], label="Show my hand")).reply()
+        assert "**The game is aborted** (Bob resigned" in hand.content
         channel = guild.default_channel
         board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
         assert "Nobody has finished a rated game yet" in board.embed_text()
