@@ -388,8 +388,13 @@ async def test_reminders_and_forfeits_reach_the_channel(world):
         result = await emu.wait_for_message(
             lambda m: "ran out of time" in m.content and bool(m.attachments), timeout=10
         )
-        winner = bob if waiting is alice else alice
-        assert f"**{winner.name} wins** (time ran out)" in result.content
+        # Nobody had moved: lost on time before both players moved, the game is aborted,
+        # unrated (README R-28).
+        assert (
+            f"**The game is aborted** ({waiting.name} ran out of time before both players had"
+            " moved): no winner, no rating change." in result.content
+        )
+        assert "wins" not in result.content
         assert (await bot.service.match(info.id)).status == "finished"
 
 
@@ -524,7 +529,8 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         )
         reply = await handle.reply()
         assert "from an earlier position" in reply.content and "not yours" not in reply.content
-        # The game is forfeited on time; a late move says so.
+        # The game is forfeited on time before the second player's first move: aborted, and
+        # a late move says so (README R-28).
         late = info.deciding_user
         late_member = alice if late == alice.id else bob
         clock.advance(hours=73)
@@ -533,7 +539,9 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         reply = await (
             await late_member.slash(("schotten", "move"), where=thread, notation="pass")
         ).reply()
-        assert "ended on time" in reply.content and late_member.name in reply.content
+        assert f"Game #{info.id} was aborted ({late_member.name} ran out of time before both" in (
+            reply.content
+        )
         await emu.assert_all_acknowledged()
 
 
