@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.aborted import why_aborted
 from bot.errors import Refused
 from bot.records import MatchInfo
 from bot.store import Row, Store
@@ -82,7 +83,7 @@ async def export_text(store: Store, info: MatchInfo) -> str:
         said = " ".join(localise(e.describe(names)) for e in replayed.play(text, seat))
         lines.append(f"{number:4d}. {said}")
     lines.append("")
-    for g in games:
+    for g in [] if info.aborted else games:  # an aborted game's only round has no result
         # TRANSLATORS: one game (round) of a match in the exported record; {result} says who
         # won, why, and the game's figures.
         lines.append(
@@ -118,6 +119,9 @@ def _players(info: MatchInfo) -> list[Phrase]:
 
 def _result(info: MatchInfo) -> Phrase:
     outcome = info.match.outcome
+    if info.aborted:
+        # TRANSLATORS: {why} says who resigned or ran out of time before both had moved.
+        return say("Result: aborted ({why}), unrated", why=why_aborted(info.match, info.names))
     if outcome is None:
         return say(
             "Result: in progress (cards put back or given stay private, and the seed is"

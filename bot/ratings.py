@@ -3,7 +3,8 @@
 Players are ranked by openskill's `ordinal`, the conservative estimate mu - 3 sigma: a new
 player starts at 0 and one lucky win does not put anyone at the top. People see it on a
 familiar scale (README R-22): 1000 + 40 x ordinal, so a new player shows 1000, a first win
-about 1100 and a first loss about 940; never below 0.
+about 1100 and a first loss about 940; never below 0. A rating is provisional (README R-29)
+for about its first five games.
 """
 
 from __future__ import annotations
@@ -18,10 +19,22 @@ _MODEL = PlackettLuce()
 BASE = 1000  # what a new player shows
 SCALE = 40  # shown points per unit of ordinal
 
+# Provisional (README R-29): openskill's uncertainty sigma starts at 25/3 (8.33) and falls with
+# each game: about 7.39 after four games between new players, 7.18 after five. Above this
+# threshold a rating is provisional, marked "1100?" on the leaderboard and in stats.
+PROVISIONAL_SIGMA = 7.25
+PROVISIONAL_GAMES = 5  # the games it takes two new players to settle (tests hold it to this)
+
 # Said once wherever ratings are listed (stats, leaderboard).
 MEANING = say(
     "Ratings start at 1000, rise with wins and fall with losses; they grow as the bot grows"
     " surer of a player, so a few lucky wins do not top the board."
+)
+
+# The footnote under a list that shows a provisional rating.
+PROVISIONAL_NOTE = say(
+    "A rating marked ? is provisional: its player has not yet played enough rated games"
+    " (about five) for it to settle."
 )
 
 
@@ -42,6 +55,15 @@ class Rating:
 
     def display(self) -> str:
         return str(self.points)
+
+    @property
+    def provisional(self) -> bool:
+        """Still too uncertain to trust: too few games yet (README R-29)."""
+        return self.sigma > PROVISIONAL_SIGMA
+
+    def marked(self) -> str:
+        """The rating as lists show it: "1100?" while provisional, as lichess does."""
+        return f"{self.points}?" if self.provisional else str(self.points)
 
 
 def initial() -> Rating:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.aborted import ABORTED
 from bot.ratings import Rating
 from bot.timing import Timing
 from bot.wording import the_computer
@@ -106,6 +107,12 @@ class MatchInfo:
     # read (`GameService.timing`; None until then).
     clock_hours: float | None = None
     timing: Timing | None = None
+    termination: str | None = None  # as stored once finished (ABORTED: bot/aborted.py)
+
+    @property
+    def aborted(self) -> bool:
+        """Ended before both players moved: no result, no rating change (README R-28)."""
+        return self.termination == ABORTED
 
     def seat_of(self, user_id: int) -> int | None:
         if self.players[0] == user_id and self.ai_seat != 0:

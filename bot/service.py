@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import crashpoints, history, metrics, open_challenges, standings
+from bot.aborted import ABORTED, aborts, why_aborted
 from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.ratings import Rating, after_game, initial
@@ -60,6 +61,7 @@ from bot.vacations import Vacations
 from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
 from engine.errors import GameError
+from engine.events import GameEnded
 from engine.moves import Resign
 from engine.outcome import Termination
 from engine.phrases import Phrase, from_json, say, say_n, to_json
@@ -677,6 +679,7 @@ class GameService:
             turn=row["turn"],
             clock_hours=row["clock_hours"],
             tournament_id=row["tournament_id"],
+            termination=row["termination"],
         )
 
     async def play(
@@ -782,7 +785,12 @@ class GameService:
         now = self.clock.now()
         changes: list[RatingChange] = []
         finished = None
-        if match.is_over:
+        aborted = aborts(match, info.ai_seat)
+        if aborted:
+            finished = (now, None, ABORTED)  # no winner, unrated (README R-28)
+            # "Alice wins the game" is the engine's; the turn's line says it was aborted.
+            events = [e for e in events if not isinstance(e, GameEnded)]
+        elif match.is_over:
             assert match.outcome is not None
             finished = (now, match.outcome.winner, match.outcome.termination.name)
         state = json.dumps(match.to_json())  # once, and before taking the writer
@@ -825,12 +833,15 @@ class GameService:
         if finished is not None and info.ai_seat is None:
             # Ratings move, and join the history, in the same transaction that ends the match.
             async with self.store.transaction() as tx:
-                changes = await self._rate(tx, info, match)
+                changes = [] if aborted else await self._rate(tx, info, match)
                 w = write(changes)
                 written = await self.store.write_move(tx, w)
                 if written is None:
                     raise StaleMove(await self._stale_message(info, seat, canonical))
-                await self._add_rating_steps(tx, info, match, changes, now)
+                if aborted:
+                    await self.store.set_unrated(tx, info.id)
+                else:
+                    await self._add_rating_steps(tx, info, match, changes, now)
                 if also is not None:
                     await also(tx)
                 crashpoints.reach("move-before-commit")
@@ -848,6 +859,7 @@ class GameService:
         metrics.MOVES.labels(by).inc()
         info.version += 1
         info.status = "finished" if finished else "active"
+        info.termination = finished[2] if finished else None
         info.due_since = now
         info.turn = w.turn
         hand_row = written[1] if len(written) > 1 else None
@@ -940,6 +952,13 @@ class GameService:
     def ended_message(self, info: MatchInfo) -> Phrase:
         """Why a move cannot be made any more: how the game ended."""
         outcome = info.match.outcome
+        if info.aborted:
+            # TRANSLATORS: {why} says who resigned or ran out of time before both had moved.
+            return say(
+                "Game #{id} was aborted ({why}): it has no winner and changes no rating.",
+                id=info.id,
+                why=why_aborted(info.match, info.names),
+            )
         if outcome is None:
             return say("Game #{id} is over.", id=info.id)
         if outcome.termination is Termination.TIMEOUT and outcome.winner is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+from bot.aborted import NO_RESULT
 from bot.errors import Refused
 from bot.ratings import Rating
 from bot.records import (
@@ -47,6 +48,9 @@ async def leaderboard(store: Store, guild_id: int, game: str, page: int = 1) -> 
 
 
 def _result(row: Row, user_id: int) -> str:
+    """win, loss, draw, or aborted (no result: README R-28)."""
+    if row["termination"] in NO_RESULT:
+        return "aborted"
     seat = 0 if row["player0_id"] == user_id and row["ai_seat"] != 0 else 1
     if row["winner"] is None:
         return "draw"
@@ -89,7 +93,12 @@ async def player_stats(
     store: Store, guild_id: int, user_id: int, *, against: int | None = None, recent: int = 5
 ) -> PlayerStats:
     """Games, wins, losses, streak, ratings, results per variant, record against a player."""
-    rows = await store.finished_matches_of(guild_id, user_id)
+    # An aborted game is no result: not in the records nor the streak (README R-28).
+    rows = [
+        r
+        for r in await store.finished_matches_of(guild_id, user_id)
+        if r["termination"] not in NO_RESULT
+    ]
     overall = Record()
     per_variant: dict[str, Record] = {}
     versus = Record()

@@ -25,6 +25,9 @@ class Termination(enum.Enum):
     # Either game
     RESIGNED = "resignation"
     TIMEOUT = "time ran out"
+    # Never reached by a game: what the bot's pictures show of a game it aborted (resigned
+    # or lost on time before both players moved, README R-28), which the engine lost.
+    ABORTED = "aborted, unrated"
 
     @property
     def reason(self) -> Phrase:
@@ -53,6 +56,7 @@ _REASONS: dict[Termination, Phrase] = {
     ),
     Termination.RESIGNED: say_in("game end", "resignation"),
     Termination.TIMEOUT: say_in("game end", "time ran out"),
+    Termination.ABORTED: say_in("game end", "aborted, unrated"),
 }
 assert all(_REASONS[t] == t.value for t in Termination)
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine.api import VARIANTS
 from engine.cards import AnyCard
+from engine.outcome import Termination
 from engine.st1.view import View as St1View
 from engine.st2.view import View as St2View
 from lang import N_, _, ngettext, pgettext
@@ -351,6 +352,8 @@ def _status(view: St1View | St2View, deciding: bool, playable: frozenset) -> tup
     """The line under the title, and whether it says the player is waiting."""
     if view.outcome is not None:
         w = view.outcome.winner
+        if view.outcome.termination is Termination.ABORTED:
+            return _("Game over: aborted"), True
         if w is None:
             return _("Game over: drawn"), True
         return (_("Game over: you won") if w == view.viewer else _("Game over: you lost")), True

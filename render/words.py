@@ -156,6 +156,9 @@ def wild_labels(f: Formation) -> list[str]:
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
     """ "Alice wins: three adjacent stones", "Drawn game"."""
     why = localise(outcome.termination.reason)
+    if outcome.termination is Termination.ABORTED:
+        # TRANSLATORS: the banner of a game aborted before both players moved (no result).
+        return _("Game aborted: no winner, unrated")
     if outcome.winner is None:
         if outcome.termination is Termination.NO_MOVES:
             return why

@@ -265,7 +265,7 @@ class SchottenCommands(app_commands.Group):
                     ),
                     rank=e.rank,
                     name=e.name,
-                    rating=e.rating.display(),
+                    rating=e.rating.marked(),
                     count=e.rated_games,
                 )
                 for e in board.entries
@@ -290,6 +290,8 @@ class SchottenCommands(app_commands.Group):
                 pages=board.pages,
                 meaning=term(ratings.MEANING),
             )
+            if any(e.rating.provisional for e in board.entries):
+                footer = f"{footer} {term(ratings.PROVISIONAL_NOTE)}"
             embed.set_footer(text=footer)
         await interaction.followup.send(embed=embed)
 
@@ -510,6 +512,8 @@ def result_word(result: str) -> str:
         return pgettext("game result", "loss")
     if result == "draw":
         return pgettext("game result", "draw")
+    if result == "aborted":  # no result, unrated (README R-28)
+        return pgettext("game result", "aborted")
     return result
 
 
@@ -521,8 +525,8 @@ def _history_line(g: GameSummary) -> str:
         "opponent": g.opponent_name,
         "result": result_word(g.result),
     }
-    if g.rated:
-        # TRANSLATORS: one finished game; {result} is win, loss or draw.
+    if g.rated or g.result == "aborted":  # an aborted game says itself it is unrated
+        # TRANSLATORS: one finished game; {result} is win, loss, draw or aborted.
         return fill(_("#{game_id} · {date} · {description} vs {opponent}: **{result}**"), **values)
     return fill(
         _("#{game_id} · {date} · {description} vs {opponent}: **{result}** (unrated)"), **values
@@ -559,13 +563,16 @@ def _stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
             name=term(GAME_NAMES[game]),
             value=fill(
                 _("Rating {rating} (#{rank} of {total})"),
-                rating=rating.display(),
+                rating=rating.marked(),
                 rank=rank,
                 total=total,
             ),
         )
     if stats.ratings:
-        embed.set_footer(text=term(ratings.MEANING))
+        notes = [term(ratings.MEANING)]
+        if any(r.provisional for r, _rank, _total in stats.ratings.values()):
+            notes.append(term(ratings.PROVISIONAL_NOTE))
+        embed.set_footer(text=" ".join(notes))
     if stats.per_variant:
         by_variant = [
             # TRANSLATORS: {variant} is a game variant's name, {record} e.g. "3 won, 1 lost".

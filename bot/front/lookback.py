@@ -147,6 +147,10 @@ def _title(game: Finished) -> str:
         "first": a,
         "second": b,
     }
+    if info.aborted:  # resigned or lost on time before both moved (README R-28)
+        return fill(
+            _("Game #{game_id} · {description} · {first} against {second}, aborted"), **values
+        )
     if outcome is None:  # a tournament's deadline found nobody had moved
         return fill(
             _("Game #{game_id} · {description} · {first} against {second}, abandoned"), **values

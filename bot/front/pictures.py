@@ -19,6 +19,7 @@ without its board.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import multiprocessing
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from typing import Any
 from bot.front import worker_processes
 from bot.records import MatchInfo
 from engine.api import Playable, load_match
+from engine.outcome import Outcome, Termination
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +43,28 @@ def _worker_start() -> None:
     worker_processes.start(WORKER_NICENESS)
 
 
-def draw(match: Playable, seat: int | None, names: Sequence[str], locale: str) -> bytes:
+def draw(
+    match: Playable, seat: int | None, names: Sequence[str], locale: str, aborted: bool = False
+) -> bytes:
     """The board as everyone may see it (`seat` None), or a seat's turn picture: the board
     from their side with their hand under it, so that on a phone the DM alone is enough to
-    decide (render/turn.py)."""
+    decide (render/turn.py). `aborted`: the game has no result (README R-28), whatever the
+    engine's outcome says."""
     from render import render_board, render_turn
 
+    view = match.view(seat)
+    if aborted:
+        view = dataclasses.replace(view, outcome=Outcome(None, Termination.ABORTED))
     if seat is None:
-        return render_board(match.view(None), names=names, locale=locale)
-    return render_turn(match.view(seat), names=names, name=names[seat], locale=locale)
+        return render_board(view, names=names, locale=locale)
+    return render_turn(view, names=names, name=names[seat], locale=locale)
 
 
 def _draw_saved(
-    state: dict[str, Any], seat: int | None, names: Sequence[str], locale: str
+    state: dict[str, Any], seat: int | None, names: Sequence[str], locale: str, aborted: bool
 ) -> bytes:
     """In a worker process: `draw` from the game's saved state."""
-    return draw(load_match(state), seat, names, locale)
+    return draw(load_match(state), seat, names, locale, aborted)
 
 
 class Painter:
@@ -113,7 +121,9 @@ class Painter:
                 at = self.pools.index(pool)
                 try:
                     loop = asyncio.get_running_loop()
-                    return await loop.run_in_executor(pool, _draw_saved, state, seat, names, locale)
+                    return await loop.run_in_executor(
+                        pool, _draw_saved, state, seat, names, locale, info.aborted
+                    )
                 except BrokenProcessPool:
                     log.warning(
                         "the picture process stopped (attempt %d); starting another", attempt
@@ -123,4 +133,4 @@ class Painter:
                         self.pools[at] = self._new_pool()
                         self.restarts += 1
             log.error("pictures cannot be drawn in a process; drawing this one in a thread")
-        return await asyncio.to_thread(draw, info.match, seat, names, locale)
+        return await asyncio.to_thread(draw, info.match, seat, names, locale, info.aborted)

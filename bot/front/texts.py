@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 from babel.lists import format_list
 
+from bot.aborted import why_aborted
 from bot.front import clock_words
 from bot.front.links import jump_link
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
@@ -40,6 +41,12 @@ def turn_line(info: MatchInfo, *, by_mention: bool = False) -> str:
     """Who the game waits for and what they are doing, or how it ended; with `by_mention`,
     the member it waits for is named by their mention."""
     outcome = info.match.outcome
+    if info.aborted:
+        # TRANSLATORS: {why} says who resigned or ran out of time before both had moved.
+        return fill(
+            _("**The game is aborted** ({why}): no winner, no rating change."),
+            why=localise(why_aborted(info.match, info.names)),
+        )
     if outcome is not None:
         why = _why(outcome)
         if outcome.winner is None:

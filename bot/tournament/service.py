@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot import crashpoints
+from bot.aborted import ABANDONED, ABORTED
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.records import MatchInfo, Member, MoveResult
 from bot.service import Also, GameService
@@ -546,7 +547,7 @@ class Tournaments:
     async def _record_results(self, t: TournamentInfo) -> None:
         """Each finished match's result into its pairing (once: `points0 IS NULL`)."""
         rows = await self.store._all(
-            "SELECT g.round, g.board, m.winner, m.termination FROM tournament_games g"
+            "SELECT g.round, g.board, g.match_id, m.winner, m.termination FROM tournament_games g"
             " JOIN matches m ON m.id = g.match_id WHERE g.tournament_id = ?"
             " AND g.points0 IS NULL AND m.status = 'finished'",
             (t.id,),
@@ -556,6 +557,13 @@ class Tournaments:
             forfeit: bool | None = None  # a game played to its end: keep the flag
             if r["termination"] == ABANDONED:
                 points, forfeit = (0.0, 0.0), True  # nobody moved: a double forfeit
+            elif r["termination"] == ABORTED:
+                # Resigned before both moved: unrated, but the tournament cannot replay it,
+                # so it is lost by forfeit by the player who resigned (README R-28).
+                outcome = (await self.games.match(r["match_id"])).match.outcome
+                won = outcome.winner if outcome is not None else None
+                points = (1.0, 0.0) if won == 0 else (0.0, 1.0) if won == 1 else (0.0, 0.0)
+                forfeit = True
             elif winner is None:
                 points = (0.5, 0.5)
             else:
@@ -640,9 +648,6 @@ class Tournaments:
             " OR (status = 'finished' AND announced <= rounds) ORDER BY id"
         )
         return [await self.get(r["id"]) for r in rows]
-
-
-ABANDONED = "ABANDONED"  # a match's termination when the deadline found nobody had moved
 
 
 class _AlreadyStarted(Refused):

@@ -60,3 +60,14 @@ async def world(bot_database, request):
         # Discord's description and documented limits (discord_loopback/spec.py, limits.py).
         assert emu.refused_requests == [], [r.summary for r in emu.refused_requests]
         assert emu.undescribed_requests == []  # every REST route the bot uses was checked
+
+
+async def both_move(service, match_id):
+    """Each player makes a move of their own (the first legal one), so that a resignation
+    or the clock ends the game rated rather than aborted (README R-28)."""
+    moved: set[int] = set()
+    while moved != {0, 1}:
+        info = await service.match(match_id)
+        seat = info.match.to_decide
+        await service.play(match_id, info.players[seat], str(info.match.legal_moves()[0]))
+        moved.add(seat)

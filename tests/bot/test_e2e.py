@@ -243,29 +243,50 @@ async def test_old_buttons_work_after_a_restart(world):
         await emu.assert_all_acknowledged()
 
 
+async def both_move_by_command(bot, emu, info, members):
+    """Each player makes a move of their own with /schotten move (the first legal one), so
+    that a resignation is rated rather than aborted (README R-28)."""
+    thread = emu.world.channel(info.channel_id)
+    moved = set()
+    while moved != {0, 1}:
+        now = await bot.service.match(info.id)
+        seat = now.to_decide
+        member = members[now.players[seat]]
+        move = str(now.match.legal_moves()[0])
+        await (await member.slash(("schotten", "move"), where=thread, notation=move)).ack()
+        await wait_for_version(bot, emu, info.id, now.version)
+        moved.add(seat)
+    await wait_for_announcements(bot, info.id)
+
+
 async def test_leaderboard_stats_and_history_afterwards(world):
     emu, guild, alice, bob, _, db = world
     async with running_bot(emu, db) as bot:
         info = await start_game(bot, emu, guild, alice, bob)
         thread = emu.world.channel(info.channel_id)
+        await both_move_by_command(bot, emu, info, {alice.id: alice, bob.id: bob})
+        version = (await bot.service.match(info.id)).version
         handle = await bob.slash(("schotten", "resign"), where=thread)
         confirm = await handle.reply()
         assert confirm.ephemeral and "Resign the game against Alice?" in confirm.content
         await (await bob.click(confirm, label="Yes, resign")).ack()
-        await wait_for_version(bot, emu, info.id, 0)
+        await wait_for_version(bot, emu, info.id, version)
         channel = guild.default_channel
         board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
         text = board.embed_text()
         assert text.index("Alice") < text.index("Bob")
         # Ratings on the familiar scale: a new player has 1000; one game is "1 rated game".
+        # After one game both are provisional (README R-29): "1100?", and a footnote.
         (alice_line,) = [line for line in text.splitlines() if "Alice" in line]
         (bob_line,) = [line for line in text.splitlines() if "Bob" in line]
-        assert re.fullmatch(r"\*\*1\.\*\* Alice: 1[01]\d\d \(1 rated game\)", alice_line)
-        assert re.fullmatch(r"\*\*2\.\*\* Bob: 9\d\d \(1 rated game\)", bob_line)
+        assert re.fullmatch(r"\*\*1\.\*\* Alice: 1[01]\d\d\? \(1 rated game\)", alice_line)
+        assert re.fullmatch(r"\*\*2\.\*\* Bob: 9\d\d\? \(1 rated game\)", bob_line)
         assert "Ratings start at 1000" in text
+        assert "A rating marked ? is provisional" in text
         stats = await (await alice.slash(("schotten", "stats"), where=channel, against=bob)).reply()
         assert "1 won, 0 lost" in stats.embed_text()
         assert "1 finished game:" in stats.embed_text()
+        assert re.search(r"Rating 1[01]\d\d\? \(#1 of 2\)", stats.embed_text())
         assert "Ratings start at 1000" in stats.embed_text()
         history = await (await bob.slash(("schotten", "history"), where=channel)).reply()
         assert f"#{info.id}" in history.embed_text() and "loss" in history.embed_text()
@@ -277,6 +298,44 @@ async def test_leaderboard_stats_and_history_afterwards(world):
         # The end of the game's board gives the rating changes in the same points.
         last = board_posts(thread)[-1].content
         assert re.search(r"Alice: 1[01]\d\d \(\+\d+\)", last), last
+        await emu.assert_all_acknowledged()
+
+
+async def test_a_resign_at_move_one_is_aborted_everywhere(world):
+    # README R-28: resigned before both players moved, the game is aborted: no winner, no
+    # rating change, no win or loss, and every place that shows its result says so.
+    emu, guild, alice, bob, _, db = world
+    async with running_bot(emu, db) as bot:
+        info = await start_game(bot, emu, guild, alice, bob)
+        thread = emu.world.channel(info.channel_id)
+        confirm = await (await bob.slash(("schotten", "resign"), where=thread)).reply()
+        await (await bob.click(confirm, label="Yes, resign")).ack()
+        final = await wait_for_version(bot, emu, info.id, 0)
+        assert final.aborted
+        await wait_for_announcements(bot, info.id)
+        last = board_posts(thread)[-1].content
+        assert "**The game is aborted** (Bob resigned before both players had moved)" in last
+        assert "no rating change" in last and "wins" not in last
+        # The hand, shown from the final board, says so too (as the hand's DM would).
+        hand = await (await alice.click(board_posts(thread)[-1], label="Show my hand")).reply()
+        assert "**The game is aborted** (Bob resigned" in hand.content
+        channel = guild.default_channel
+        board = await (await alice.slash(("schotten", "leaderboard"), where=channel)).reply()
+        assert "Nobody has finished a rated game yet" in board.embed_text()
+        stats = await (await alice.slash(("schotten", "stats"), where=channel)).reply()
+        assert "0 finished games: 0 won, 0 lost" in stats.embed_text()
+        assert f"#{info.id} vs Bob: aborted" in stats.embed_text()
+        history = await (await bob.slash(("schotten", "history"), where=channel)).reply()
+        assert re.search(rf"#{info.id} · .* vs Alice: \*\*aborted\*\*", history.embed_text())
+        export = await (
+            await bob.slash(("schotten", "history"), where=channel, game_id=info.id)
+        ).reply()
+        text = export.attachment_bytes()[0].decode()
+        assert text.strip().splitlines()[-1] == (
+            "Result: aborted (Bob resigned before both players had moved), unrated"
+        )
+        late = await (await alice.slash(("schotten", "resign"), where=thread)).reply()
+        assert "was aborted" in late.content or "no game" in late.content.lower()
         await emu.assert_all_acknowledged()
 
 
@@ -329,8 +388,13 @@ async def test_reminders_and_forfeits_reach_the_channel(world):
         result = await emu.wait_for_message(
             lambda m: "ran out of time" in m.content and bool(m.attachments), timeout=10
         )
-        winner = bob if waiting is alice else alice
-        assert f"**{winner.name} wins** (time ran out)" in result.content
+        # Nobody had moved: lost on time before both players moved, the game is aborted,
+        # unrated (README R-28).
+        assert (
+            f"**The game is aborted** ({waiting.name} ran out of time before both players had"
+            " moved): no winner, no rating change." in result.content
+        )
+        assert "wins" not in result.content
         assert (await bot.service.match(info.id)).status == "finished"
 
 
@@ -465,7 +529,8 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         )
         reply = await handle.reply()
         assert "from an earlier position" in reply.content and "not yours" not in reply.content
-        # The game is forfeited on time; a late move says so.
+        # The game is forfeited on time before the second player's first move: aborted, and
+        # a late move says so (README R-28).
         late = info.deciding_user
         late_member = alice if late == alice.id else bob
         clock.advance(hours=73)
@@ -474,7 +539,9 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         reply = await (
             await late_member.slash(("schotten", "move"), where=thread, notation="pass")
         ).reply()
-        assert "ended on time" in reply.content and late_member.name in reply.content
+        assert f"Game #{info.id} was aborted ({late_member.name} ran out of time before both" in (
+            reply.content
+        )
         await emu.assert_all_acknowledged()
 
 

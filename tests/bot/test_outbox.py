@@ -20,7 +20,7 @@ from bot.service import (
 from discord_loopback import Emulator
 from engine.api import load_match
 
-from .conftest import ALICE, BOB, GUILD
+from .conftest import ALICE, BOB, GUILD, both_move
 from .test_e2e import start_game
 from .test_refusals import pending_board, players_of, statuses
 from .test_service import play_random, start
@@ -203,6 +203,8 @@ async def test_only_the_clock_ends_a_game_on_time(service, clock):
 
 async def test_a_move_after_a_forfeit_says_the_game_ended_on_time(service, clock):
     info = await start(service)
+    await both_move(service, info.id)  # before that, the clock aborts it (README R-28)
+    info = await service.match(info.id)
     mover = info.players[info.match.to_decide]
     legal = str(info.match.legal_moves()[0])
     clock.advance(hours=73)
@@ -215,6 +217,8 @@ async def test_a_move_after_a_forfeit_says_the_game_ended_on_time(service, clock
 
 async def test_a_move_racing_a_forfeit_says_the_game_ended_on_time(service, clock):
     info = await start(service)
+    await both_move(service, info.id)  # before that, the clock aborts it (README R-28)
+    info = await service.match(info.id)
     clock.advance(hours=73)
     await service.due()
     # The click was read before the forfeit was stored and written after it.

@@ -16,7 +16,7 @@ from engine.api import MatchSpec
 from engine.phrases import Phrase, to_json
 from lang import localise, message_of, speaking
 from lang.catalogs import MISSES
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT, both_move
 
 
 @pytest.fixture
@@ -217,6 +217,7 @@ async def test_plain_text_events_stored_by_an_older_bot_still_read(service):
 async def test_the_history_export_speaks_the_askers_language(service):
     ch = await service.challenge(GUILD, CHANNEL, ALICE, BOB, MatchSpec("classic"))
     info = await service.accept(ch.id, BOB.id)
+    await both_move(service, info.id)  # before that, a resignation aborts (README R-28)
     await service.resign(info.id, ALICE.id)
     english = await service.export(info.id)
     assert "Alice" in english.splitlines()[1] and "Bob" in english.splitlines()[2]

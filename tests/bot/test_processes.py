@@ -12,7 +12,7 @@ from bot.ratings import after_game, initial
 from bot.records import Member
 from bot.service import GameService
 from engine.api import MatchSpec
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, both_move
 
 DAVE = Member(4, "Dave")
 
@@ -54,6 +54,9 @@ async def test_two_games_ending_at_once_for_one_player_both_count(database, cloc
         one = await start(a, ALICE, BOB, CHANNEL)
         two = await start(b, CAROL, BOB, CHANNEL + 1)
         for _ in range(3):  # a few rounds, so a lost update would show
+            # A move each first: resigned before that, a game is aborted (README R-28).
+            await both_move(a, one.id)
+            await both_move(b, two.id)
             await asyncio.gather(
                 a.resign(one.id, ALICE.id),
                 b.resign(two.id, CAROL.id),

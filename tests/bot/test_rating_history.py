@@ -15,7 +15,7 @@ from bot.service import GameService
 from bot.store import open_store
 from bot.store.migrations_sqlite import LATEST
 from engine.api import MatchSpec, new_match
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT, both_move
 from tests.bot.test_service import play_random
 
 OTHER_GUILD = 11
@@ -29,8 +29,10 @@ async def begin(service, spec, *, guild=GUILD, channel=CHANNEL, players=(ALICE, 
 
 
 async def resigned(service, spec, quitter, **where):
-    """A rated match ended at once: `quitter` resigns before any move."""
+    """A rated match ended early: each player moves once, then `quitter` resigns (before
+    both had moved it would be aborted, unrated: README R-28)."""
     info = await begin(service, spec, **where)
+    await both_move(service, info.id)
     return await service.resign(info.id, quitter.id)
 
 
@@ -40,8 +42,10 @@ async def played_out(service, spec, rng, **where):
 
 
 async def timed_out(service, clock, **where):
-    """A rated match ended by the clock: nobody moves for longer than the forfeit time."""
+    """A rated match ended by the clock: after a move each, nobody moves for longer than the
+    forfeit time."""
     info = await begin(service, MatchSpec("tactics"), **where)
+    await both_move(service, info.id)
     clock.advance(hours=73)
     work = await service.due()
     [result] = [f for f in work.forfeits if f.info.id == info.id]
@@ -282,6 +286,7 @@ async def test_a_match_ended_by_two_processes_at_once_is_rated_once(database, cl
     second = await GameService.open(database, clock=clock, seeds=lambda: 6)
     try:
         info = await begin(first, MatchSpec("siege"))
+        await both_move(first, info.id)
         stale = await second.match(info.id)
         ended = await first.resign(info.id, BOB.id)
         with pytest.raises(StaleMove, match="Bob resigned"):

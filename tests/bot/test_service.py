@@ -11,7 +11,7 @@ from bot.errors import NotFound, Refused, StaleMove
 from bot.service import GameService
 from engine.api import VARIANTS, MatchSpec
 from engine.errors import ClaimRejectedError, GameError, IllegalMoveError
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ROBOT, both_move
 
 
 async def start(service, variant="classic", channel=CHANNEL, **spec):
@@ -283,6 +283,8 @@ async def test_a_failed_claim_explains_itself(service):
 
 async def test_resign_any_time_and_game_over(service):
     info = await start(service)
+    await both_move(service, info.id)  # before that, a resignation aborts (test_aborted.py)
+    info = await service.match(info.id)
     waiting = info.players[1 - info.match.to_decide]
     result = await service.resign(info.id, waiting)
     assert result.finished
@@ -358,6 +360,7 @@ async def test_ratings_move_and_rank_by_the_conservative_estimate(service):
     for channel in range(3):
         info = await start(service, channel=CHANNEL + channel)
         loser = BOB.id
+        await both_move(service, info.id)
         await service.resign(info.id, loser)
     board = await service.leaderboard(GUILD, "st1")
     assert [e.name for e in board.entries] == ["Alice", "Bob"]
@@ -368,6 +371,7 @@ async def test_ratings_move_and_rank_by_the_conservative_estimate(service):
     # One lucky win does not top the board: Carol's single win ranks below Alice's three.
     ch = await service.challenge(GUILD, CHANNEL + 9, CAROL, BOB, MatchSpec())
     info = await service.accept(ch.id, BOB.id)
+    await both_move(service, info.id)
     await service.resign(info.id, BOB.id)
     board = await service.leaderboard(GUILD, "st1")
     assert [e.name for e in board.entries][:2] == ["Alice", "Carol"]
@@ -380,6 +384,7 @@ async def test_player_stats(service):
     results = [BOB.id, BOB.id, ALICE.id]  # who resigns each time
     for i, loser in enumerate(results):
         info = await start(service, "tactics" if i else "classic", channel=CHANNEL + i)
+        await both_move(service, info.id)
         await service.resign(info.id, loser)
     stats = await service.stats(GUILD, ALICE.id, against=BOB.id)
     assert (stats.overall.wins, stats.overall.losses) == (2, 1)
@@ -439,11 +444,13 @@ async def test_history_export_lists_options_players_moves_and_result(service):
 
 async def test_a_siege_result_reads_in_words(service):
     info = await start(service, "siege")
+    await both_move(service, info.id)
     await service.resign(info.id, BOB.id)
     text = await service.export(info.id)
     (game,) = [line for line in text.splitlines() if line.startswith("Game 1:")]
     assert game.startswith("Game 1: won by Alice (resignation). ")
-    assert "attacked; " in game and "cards left in the deck, 7 tiles intact, 3 oil" in game
+    # Each player's first legal move: the Defender's was to pour oil (one of 3 cauldrons).
+    assert "attacked; " in game and "47 cards left in the deck, 7 tiles intact, 2 oil" in game
 
 
 async def test_many_games_at_once_never_read_an_older_state(service):

@@ -158,11 +158,13 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
             )
         ).reply()
         assert "round 1 of 3" in pairings.content and "(forfeit)" in pairings.content
-        # Tournament games are rated like any other.
+        # Tournament games are rated like any other, but for the slow game: lost on time
+        # before the second player's first move, it is aborted, unrated (README R-28).
         rated = await bot.service.store._one(
             "SELECT count(*) AS n FROM matches WHERE tournament_id = ? AND rated = 1", (t.id,)
         )
-        assert rated["n"] == 8
+        assert rated["n"] == 7
+        assert (await bot.service.match(slow.id)).aborted
         await emu.assert_all_acknowledged()
 
 

@@ -351,3 +351,35 @@ async def test_an_abandoned_game_stored_without_its_forfeit_flag_is_a_double_for
     assert progress.paired == [t.id]
     table = await tournaments.standings(await tournaments.get(t.id))
     assert [s.results[0] for s in table].count("f") == 2
+
+
+async def test_a_game_resigned_before_both_moved_is_unrated_and_lost_by_forfeit(
+    service, tournaments, clock
+):
+    # README R-28: aborted, so no rating moves, but the round cannot replay it: the player
+    # who resigned loses by forfeit. The deadline's loss on time before the other player's
+    # first move likewise changes no rating.
+    t = await with_players(tournaments, 4, rounds=2, hours=24)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    resigned, timed = await start_games(tournaments)
+    quitter = resigned.players[resigned.to_decide]
+    result = await service.resign(resigned.id, quitter)
+    assert result.rating_changes == [] and result.info.aborted
+    seat = timed.to_decide
+    await service.play(
+        timed.id, timed.players[seat], choose_move(timed.match.view(seat), "easy", seed=1)
+    )
+    clock.advance(hours=25)
+    progress = await tournaments.advance()
+    assert [r.info.id for r in progress.forfeits] == [timed.id]
+    assert progress.forfeits[0].rating_changes == []
+    games = {g.match_id: g for g in await tournaments.pairings(t.id, 1)}
+    lost = resigned.players.index(quitter)
+    assert games[resigned.id].points == ((0.0, 1.0) if lost == 0 else (1.0, 0.0))
+    assert games[resigned.id].forfeit
+    waiting = 1 - seat
+    assert games[timed.id].points == ((0.0, 1.0) if waiting == 0 else (1.0, 0.0))
+    assert games[timed.id].forfeit
+    for info in (resigned, timed):
+        assert (await service.match(info.id)).aborted
+    assert (await service.leaderboard(GUILD, "st1")).entries == []
