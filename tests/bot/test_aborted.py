@@ -44,7 +44,9 @@ async def assert_aborted(service, info_id):
         assert [g.result for g in stats.recent] == ["aborted"]
     with pytest.raises(Refused, match=f"Game #{info_id} was aborted"):
         await service.play(info_id, ALICE.id, "resign")
-    assert (await service.export(info_id)).strip().splitlines()[-1].startswith("Result: aborted")
+    # The record's result line (a finished record then ends with its replay block).
+    results = [ln for ln in (await service.export(info_id)).splitlines() if ln.startswith("Result")]
+    assert len(results) == 1 and results[0].startswith("Result: aborted")
 
 
 async def test_a_resign_at_move_one_is_aborted_and_unrated(service):
@@ -113,11 +115,10 @@ async def test_an_aborted_game_is_said_in_french_and_german(service, clock):
     info = await service.match(info.id)
     MISSES.clear()
     with speaking("fr"):
-        assert (
-            (await service.export(info.id))
-            .strip()
-            .splitlines()[-1]
-            .startswith("Résultat : partie annulée (le temps de ")
+        record = (await service.export(info.id)).splitlines()
+        results = [ln for ln in record if ln.startswith("Résultat")]
+        assert len(results) == 1 and results[0].startswith(
+            "Résultat : partie annulée (le temps de "
         )
     assert localise(service.ended_message(info), "de").startswith(
         f"Partie #{info.id} wurde abgebrochen (die Zeit von "
