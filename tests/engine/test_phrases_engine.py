@@ -349,7 +349,7 @@ def test_second_person_english() -> None:
             st1_tactics.StrategistPlayed(0, Card.parse("G5"), 3, 6),
             "You played the Strategist: moved your G5 from stone 3 to stone 6.",
             "Vous avez joué le Stratège : votre G5",
-            "Du hast den Strategen gespielt: deine Karte G5",
+            "Du hast den Strategen gespielt und deine Karte G5",
         ),
         (
             st2_events.TacticUsed(
@@ -357,7 +357,7 @@ def test_second_person_english() -> None:
             ),
             "You played Redeployment: moved your G5 from tile 3 to tile 6.",
             "Vous avez joué la carte Redéploiement : votre carte G5",
-            "Du hast die Karte Umgruppierung gespielt: deine Karte G5",
+            "Du hast die Karte Umgruppierung gespielt und deine Karte G5",
         ),
         (
             st2_events.OilThrown(1, 4, Card.parse("R5"), 0),
