@@ -1,5 +1,5 @@
-"""`python -m langtools extract|update|compile|check|init|fill`: the translators' commands (README,
-"Translating the bot")."""
+"""`python -m langtools extract|update|compile|check|init|fill`: the translators' commands
+(docs/languages.md, "Translating the bot")."""
 
 from __future__ import annotations
 

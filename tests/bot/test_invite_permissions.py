@@ -1,7 +1,7 @@
-"""What the bot needs of a server is what the README's invite asks for, and what the
+"""What the bot needs of a server is what docs/running.md's invite asks for, and what the
 loopback's bot holds (behaviour ``invite_permissions``): the permissions a game checks for
 (``texts.PERMISSIONS``, read from an interaction's ``app_permissions``) and those
-``schotten-bot check`` reports are the README's ``Invite permissions:`` line, no more (the
+``schotten-bot check`` reports are docs/running.md's ``Invite permissions:`` line, no more (the
 rest, View Channel and Read Message History, @everyone holds on a new server)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bot import check
 from bot.front import texts
 from tests.discord_loopback.test_invite_permissions import invite_bits, invite_names
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+INVITE_DOC = Path(__file__).resolve().parents[2] / "docs" / "running.md"  # the invite section
 
 
 def flags(names: list[str]) -> set[str]:
@@ -20,12 +20,12 @@ def flags(names: list[str]) -> set[str]:
 
 
 def test_a_game_needs_exactly_the_readme_invite() -> None:
-    invite = flags(invite_names(README.read_text()))
+    invite = flags(invite_names(INVITE_DOC.read_text()))
     assert {flag for flag, _ in texts.PERMISSIONS} == invite
     assert {flag for flag, _ in check.NEEDED} - {"view_channel"} == invite
 
 
 def test_the_readme_invite_asks_for_nothing_that_manages() -> None:
     """The bot deletes no thread and no one else's message: it never asks to."""
-    bits = invite_bits(invite_names(README.read_text()))
+    bits = invite_bits(invite_names(INVITE_DOC.read_text()))
     assert not bits & (1 << 34 | 1 << 13 | 1 << 4)  # Manage Threads, Messages, Channels

@@ -2,7 +2,7 @@
 
 An invite with ``scope=bot&permissions=N`` gives the bot a managed role holding exactly N
 (topics/oauth2, "Bot Authorization Flow"); with @everyone's, that is all it may do. The
-README's line ``Invite permissions: ...`` is that N: the loopback's bot role must hold
+docs/running.md's line ``Invite permissions: ...`` is that N: the loopback's bot role must hold
 exactly those bits, so the two cannot drift. What Discord gates on Manage Threads, Manage
 Messages or Manage Channels is then refused to the bot, 403 50013 "Missing Permissions":
 deleting a thread (topics/threads, "Editing & Deleting Threads"), another user's message or
@@ -22,14 +22,14 @@ import pytest
 from discord_loopback import Emulator, SimChannel
 from discord_loopback import permissions as perms
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+INVITE_DOC = Path(__file__).resolve().parents[2] / "docs" / "running.md"  # the invite section
 
 
 def invite_names(text: str) -> list[str]:
-    """The permission names of the README's one ``Invite permissions:`` line, as Discord's
+    """The permission names of docs/running.md's one ``Invite permissions:`` line, as Discord's
     client spells them ("Send Messages, Attach Files and Embed Links." reads too)."""
     lines = re.findall(r"^\W*Invite permissions\W*:\s*(.+)$", text, re.MULTILINE | re.IGNORECASE)
-    assert len(lines) == 1, "README.md must have one line 'Invite permissions: ...'"
+    assert len(lines) == 1, "docs/running.md must have one line 'Invite permissions: ...'"
     listed = re.sub(r"[`*_]", "", lines[0]).strip().rstrip(".")
     return [n.strip() for n in re.split(r",|\band\b", listed) if n.strip()]
 
@@ -57,7 +57,7 @@ def test_the_readme_invite_is_parsed_whatever_its_punctuation() -> None:
 
 
 def test_the_bot_role_is_exactly_the_readme_invite() -> None:
-    names = invite_names(README.read_text())
+    names = invite_names(INVITE_DOC.read_text())
     assert invite_bits(names) == perms.BOT_DEFAULT
     assert {perms.NAMES[bit] for bit in perms.INVITE.values()} == {
         n.upper().replace(" ", "_") for n in names
@@ -68,7 +68,9 @@ async def test_the_loopbacks_bot_holds_the_invite_and_everyone_only() -> None:
     async with Emulator() as emu:
         guild = emu.create_guild("Server", channels=("games",))
         role = guild.roles[guild.members[emu.bot.id].role_ids[0]]
-        assert role.managed and role.permissions == invite_bits(invite_names(README.read_text()))
+        assert role.managed and role.permissions == invite_bits(
+            invite_names(INVITE_DOC.read_text())
+        )
         have = guild.channel("games").permissions_for(emu.bot.id)
         assert have == perms.EVERYONE_DEFAULT | perms.BOT_DEFAULT
         assert not have & (perms.MANAGE_THREADS | perms.MANAGE_MESSAGES | perms.MANAGE_CHANNELS)

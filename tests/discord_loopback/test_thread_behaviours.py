@@ -64,7 +64,7 @@ async def new_thread(emu: Emulator, parent: SimChannel, name: str, minutes: int 
 
 
 def bot_role_without_manage_threads(guild: SimGuild) -> None:
-    """The bot as the README's invite makes it: no Manage Threads (whatever the default)."""
+    """The bot as docs/running.md's invite makes it: no Manage Threads (whatever the default)."""
     role = next(r for r in guild.roles.values() if r.managed)
     role.permissions &= ~perms.MANAGE_THREADS
 
