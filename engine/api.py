@@ -1,16 +1,38 @@
 """One interface for both games: what the bot and the renderer use.
 
 Every game is a *match* (a single game is a match of one), created from a `MatchSpec` and a
-seed, and driven through the same few calls whichever game it is:
+seed, and driven through the same few calls whichever game it is. These examples run as
+doctests in the suite (tests/test_examples.py):
 
-    match = new_match(MatchSpec("siege-tactics", revenge=True), seed=42)
-    match.to_decide             # the seat (0 or 1) whose decision the game waits for
-    match.legal_moves()         # that seat's moves; str(move) is the notation
-    events = match.play("R7 3", player=0)   # parse and apply; GameError changes nothing
-    match.view(0)               # what seat 0 may see (.game is "st1" or "st2")
-    match.outcome, match.winner, match.is_over
-    data = match.to_json(); load_match(data)    # the whole state, hidden cards included
-    replay_match(spec, seed, match.log)         # rebuilt from the moves: the same state
+>>> match = new_match(MatchSpec("classic"), seed=42)
+>>> seat = match.to_decide  # the seat (0 or 1) whose decision the game waits for
+>>> seat
+1
+>>> [str(move) for move in match.legal_moves()][:3]  # str(move) is the notation
+['Y3 1', 'Y3 2', 'Y3 3']
+>>> view = match.view(seat)  # what that seat may see: its own hand, never the other's
+>>> view.game, [str(card) for card in view.hand]
+('st1', ['R3', 'R6', 'O9', 'Y3', 'P2', 'P9'])
+>>> events = match.play("Y3 1", player=seat)  # parse and apply
+>>> [event.describe(["Alice", "Bob"]) for event in events]
+['Bob played Y3 on stone 1.', 'Bob drew a clan card.']
+>>> match.to_decide, match.log, match.is_over, match.winner, match.outcome
+(0, [(1, 'Y3 1')], False, None, None)
+>>> match.play("R9 2", player=0)  # a GameError changes nothing
+Traceback (most recent call last):
+  ...
+engine.errors.IllegalMoveError: R9 is not in your hand; you hold O4 O8 Y2 Y9 B7 P8.
+>>> data = match.to_json()  # the whole state, hidden cards included
+>>> load_match(data).to_json() == data
+True
+>>> replay_match(MatchSpec("classic"), 42, match.log).to_json() == data  # from the moves
+True
+
+Schotten Totten 2 answers the same calls (`view.game` is then "st2"):
+
+>>> siege = new_match(MatchSpec("siege-tactics", revenge=True), seed=42)
+>>> siege.view(siege.to_decide).game, [str(move) for move in siege.legal_moves()][:2]
+('st2', ['B7 1', 'B7 2'])
 """
 
 from __future__ import annotations
@@ -165,7 +187,13 @@ class Playable(Protocol):
 
 def notation(game: str, text: str) -> str:
     """The canonical text of a move as written, without a game to resolve it against (so
-    `traitor G5 6` stays without its stone). Raises InvalidMoveError if it cannot be read."""
+    `traitor G5 6` stays without its stone). Raises InvalidMoveError if it cannot be read.
+
+    >>> notation("st1", "play red 7 on stone 3"), notation("st1", "traitor G5 6")
+    ('R7 3', 'traitor G5 6')
+    >>> notation("st2", "oil 4")
+    'oil 4'
+    """
     parse = st1.parse_move if game == "st1" else st2.parse_move
     return str(parse(text))
 
