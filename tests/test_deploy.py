@@ -113,8 +113,11 @@ def compose() -> dict:
 
 
 def readme_install() -> str:
-    """The README's set-up command, up to the sandbox it then runs."""
-    for line in (ROOT / "README.md").read_text().splitlines():
+    """The README's set-up command, up to the sandbox it then runs (README.md first; the
+    docs if it ever moves there)."""
+    texts = [(ROOT / "README.md").read_text()]
+    texts += [p.read_text() for p in sorted((ROOT / "docs").glob("*.md")) if p != DOC]
+    for line in "\n".join(texts).splitlines():
         if line.startswith("python3 -m venv .venv && ") and "schotten-bot sandbox" in line:
             return line.split(" && .venv/bin/schotten-bot")[0]
     raise AssertionError("README.md has no set-up command")
