@@ -3,7 +3,7 @@
 The units pass `systemd-analyze verify`; they and the image run the console script's own
 commands with settings files the bot's loader accepts; the compose file points the bot at
 its PostgreSQL service; the backup unit's commands, run for real, write a backup where
-docs/deploying.md says and keep 14 days. What is not run here is said in that doc.
+docs/running.md says and keep 14 days. What is not run here is said in that doc.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ DEPLOY = ROOT / "deploy"
 UNIT = DEPLOY / "schotten-bot.service"
 BACKUP_UNIT = DEPLOY / "schotten-bot-backup.service"
 TIMER = DEPLOY / "schotten-bot-backup.timer"
-DOC = ROOT / "docs" / "deploying.md"
+DOC = ROOT / "docs" / "running.md"
 
-# Where the units expect things (docs/deploying.md says the same).
+# Where the units expect things (docs/running.md says the same).
 VENV = "/opt/schotten-bot/.venv"
 STATE = "/var/lib/schotten-bot"
 CONFIG = "/etc/schotten-bot/config.toml"

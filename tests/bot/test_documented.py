@@ -26,10 +26,6 @@ ARCHITECTURE = (DOCS / "architecture.md").read_text()
 EXAMPLE = ROOT / "config.example.toml"
 PRODUCT = ["engine", "render", "lang", "bot", "discord_loopback", "langtools", "benchmarks"]
 
-# Links to docs written on another branch of issue 40 (the deploy work), allowed to be
-# missing here until the branches are merged; once present they are checked like any other.
-PENDING = {DOCS / "deploying.md"}
-
 
 def documented_settings() -> set[tuple[str, str]]:
     """The (section, key) pairs of docs/running.md's configuration table: rows such as
@@ -212,8 +208,7 @@ def test_every_doc_link_reaches_a_file_and_section():
         path, _, anchor = target.partition("#")
         file = (doc.parent / path).resolve() if path else doc
         if not file.exists():
-            if file not in PENDING:
-                broken.append(f"{doc.name}: {target}")
+            broken.append(f"{doc.name}: {target}")
             continue
         if anchor and anchor not in anchors(file):
             broken.append(f"{doc.name}: {target}")
