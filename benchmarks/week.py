@@ -38,10 +38,10 @@ from typing import Any
 
 from benchmarks.timing import figure
 from benchmarks.week_scenario import Table, Week, WeekPlan
-from bot.clock import ManualClock
 from bot.sandbox import running_bot
 from bot.service import GameService
 from bot.store import DMS_CLOSED
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 from discord_loopback.ratelimits import route_of
 
