@@ -5,7 +5,7 @@ thread, Send Messages taken and given back, members leaving, a two-hour Discord 
 the bot removed from one server on day 5 (benchmarks/week_scenario.py plays it).
 
 `python -m benchmarks week` runs it on a SQLite file; `python -m benchmarks week --store
-postgresql` (or `WEEK_STORE=postgresql`) on a throwaway PostgreSQL cluster (tests/pg.py).
+postgresql` (or `WEEK_STORE=postgresql`) on a throwaway PostgreSQL cluster (tests/pg_cluster.py).
 
 - `week_stalled_games`: games under way at the end whose next announcement is overdue (an
   outbox row still pending `OVERDUE` after it was written), or whose clock ran out without
@@ -195,7 +195,7 @@ UNITS = {
 
 
 async def _on_postgresql(plan: WeekPlan) -> dict[str, Any]:
-    from tests.pg import Cluster
+    from tests.pg_cluster import Cluster
 
     cluster = Cluster()
     try:
