@@ -1,5 +1,5 @@
 """Analysis figures: seconds to judge every decision of the stored 60-move Tactics game
-(benchmarks/games.py), at the normal level (target: 60 s) and at the hard level, in this
+(benchmarks/recorded_games.py), at the normal level (target: 60 s) and at the hard level, in this
 process, and at the normal level as the bot runs it: in chunks, in a process pool of one
 worker (the default `[computer] workers`)."""
 
@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.games import tactics_60
+from benchmarks.recorded_games import tactics_60
 from benchmarks.timing import figure, median_seconds
 from bot.front.lookback import CHUNK
 from bot.lookback import analyse_chunk, chunks

@@ -35,7 +35,7 @@ from bot.sandbox.processes import BotProcess
 from bot.service import GameService
 from discord_loopback import ChatEvent, Emulator, SimMember
 from engine.api import Playable, load_match
-from tests.pg import MISSING, Cluster, server_bin
+from tests.pg_cluster import MISSING, Cluster, server_bin
 
 SHARD_COUNT = 4
 PROCESSES = [(0, 1), (2, 3)]  # the shards of each bot process

@@ -1,12 +1,12 @@
 """Replay figures: seconds to render the animated GIF of the stored 60-move Schotten Totten
-Tactics game (benchmarks/games.py; median of 3, sprites and fonts warmed first), its size in
-MiB (as `max_bytes` counts; target: at most 3 s and 8 MB) and its number of frames."""
+Tactics game (benchmarks/recorded_games.py; median of 3, sprites and fonts warmed first), its
+size in MiB (as `max_bytes` counts; target: at most 3 s and 8 MB) and its number of frames."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from benchmarks.games import NAMES, tactics_60
+from benchmarks.recorded_games import NAMES, tactics_60
 from benchmarks.timing import figure, median_seconds
 from render.replay import render_replay
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.timing import figure
-from bot.clock import ManualClock
 from bot.records import Member
 from bot.service import GameService
+from bot.time_source import ManualClock
 from engine.api import MatchSpec
 
 GAMES = 50

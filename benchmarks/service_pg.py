@@ -30,7 +30,7 @@ from multiprocessing.synchronize import Barrier
 
 from benchmarks.service import flat_out, one_run, open_service, p95_ms, start_games
 from benchmarks.timing import figure
-from tests.pg import MISSING, Cluster, server_bin
+from tests.pg_cluster import MISSING, Cluster, server_bin
 
 RUNS = 3
 PROCESSES = 2

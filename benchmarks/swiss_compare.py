@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 import networkx as nx
 
 from benchmarks.swiss_sim import Known, Pairs, events, measure, run
-from bot.tournament.games import Game, played
 from bot.tournament.pairing import swiss_round
+from bot.tournament.results import Game, played
 
 
 def _floats(history: Sequence[Game], p: int) -> list[str]:

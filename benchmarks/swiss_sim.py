@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from bot.tournament.games import Game, played
+from bot.tournament.results import Game, played
 
 Pairs = list[tuple[int, int | None]]
 Pairer = Callable[[list[int], list[Game], int], Pairs]

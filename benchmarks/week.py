@@ -5,7 +5,7 @@ thread, Send Messages taken and given back, members leaving, a two-hour Discord 
 the bot removed from one server on day 5 (benchmarks/week_scenario.py plays it).
 
 `python -m benchmarks week` runs it on a SQLite file; `python -m benchmarks week --store
-postgresql` (or `WEEK_STORE=postgresql`) on a throwaway PostgreSQL cluster (tests/pg.py).
+postgresql` (or `WEEK_STORE=postgresql`) on a throwaway PostgreSQL cluster (tests/pg_cluster.py).
 
 - `week_stalled_games`: games under way at the end whose next announcement is overdue (an
   outbox row still pending `OVERDUE` after it was written), or whose clock ran out without
@@ -38,10 +38,10 @@ from typing import Any
 
 from benchmarks.timing import figure
 from benchmarks.week_scenario import Table, Week, WeekPlan
-from bot.clock import ManualClock
 from bot.sandbox import running_bot
 from bot.service import GameService
 from bot.store import DMS_CLOSED
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 from discord_loopback.ratelimits import route_of
 
@@ -195,7 +195,7 @@ UNITS = {
 
 
 async def _on_postgresql(plan: WeekPlan) -> dict[str, Any]:
-    from tests.pg import Cluster
+    from tests.pg_cluster import Cluster
 
     cluster = Cluster()
     try:

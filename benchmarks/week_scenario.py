@@ -30,12 +30,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.clock import ManualClock
 from bot.config import Config
 from bot.front.app import Front
 from bot.front.client import SchottenBot
 from bot.records import MatchInfo
 from bot.service import GameService
+from bot.time_source import ManualClock
 from discord_loopback import Emulator, SimChannel, SimGuild, SimMember
 from discord_loopback.permissions import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 

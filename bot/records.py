@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.aborted import ABORTED
+from bot.game_clock import Timing
 from bot.ratings import Rating
-from bot.timing import Timing
 from bot.wording import the_computer
 from engine.api import MatchSpec, Playable
 from engine.events import Event
@@ -43,7 +43,7 @@ class ChallengeInfo:
     for_anyone: bool = False
     for_role_id: int | None = None
     created_at: float | None = None
-    # Hours per move for the game (bot/timing.py); None: the server's reminder and forfeit.
+    # Hours per move for the game (bot/game_clock.py); None: the server's reminder and forfeit.
     clock_hours: float | None = None
     # Its clock is the server's forfeit time, none chosen: reminded after `reminder_hours`.
     server_clock: bool = False
@@ -103,7 +103,7 @@ class MatchInfo:
     # The turn its newest board left: JSON [actor, open, events] (see migration 5).
     turn: str | None = None
     tournament_id: int | None = None  # a tournament's game
-    # Hours per move (None: the server's settings; bot/timing.py), and its clock as last
+    # Hours per move (None: the server's settings; bot/game_clock.py), and its clock as last
     # read (`GameService.timing`; None until then).
     clock_hours: float | None = None
     timing: Timing | None = None

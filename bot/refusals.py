@@ -29,8 +29,8 @@ them:
 
 from __future__ import annotations
 
-from bot.clock import Clock
 from bot.store import Store
+from bot.time_source import Clock
 
 DMS = "dms"
 CHANNEL = "channel"

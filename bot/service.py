@@ -15,10 +15,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot import crashpoints, history, metrics, open_challenges, standings
+from bot import crashpoints, history, leaderboards, metrics, open_challenges
 from bot.aborted import ABORTED, aborts, why_aborted
-from bot.clock import Clock, SystemClock
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
+from bot.game_clock import (
+    MAX_CLOCK_HOURS,
+    MIN_CLOCK_HOURS,
+    REMINDER_SHARE,
+    Pause,
+    Timing,
+    budgets,
+    counted,
+    deadline,
+)
 from bot.ratings import Rating, after_game, initial
 from bot.records import (
     Announcement,
@@ -47,16 +56,7 @@ from bot.store import (
     open_store,
     valid_id,
 )
-from bot.timing import (
-    MAX_CLOCK_HOURS,
-    MIN_CLOCK_HOURS,
-    REMINDER_SHARE,
-    Pause,
-    Timing,
-    budgets,
-    counted,
-    deadline,
-)
+from bot.time_source import Clock, SystemClock
 from bot.vacations import Vacations
 from bot.wording import SHOW_HAND_BUTTON, computer_name, shown_name
 from engine.api import MatchSpec, Playable, load_match, new_match, notation
@@ -322,7 +322,7 @@ class GameService:
 
         `role` is the challenger's choice of "attacker" or "defender" (Schotten Totten 2),
         or of "first" or "second" (Schotten Totten); None leaves it to the shuffle.
-        `clock_hours`: the time per move (bot/timing.py); None: the server's forfeit time,
+        `clock_hours`: the time per move (bot/game_clock.py); None: the server's forfeit time,
         fixed now for this game (with no forfeit on the server, the game follows the
         server's settings).
         """
@@ -629,7 +629,7 @@ class GameService:
 
     async def games_under_way(self, user_id: int, guild_id: int | None) -> list[MatchInfo]:
         """A member's games under way in one server (every server: None), longest waiting
-        first (`bot/games.py` sorts them for `/schotten games`)."""
+        first (`bot/my_games.py` sorts them for `/schotten games`)."""
         rows = await self.store.games_under_way(user_id, guild_id)
         return [await self._info(r) for r in rows]
 
@@ -1072,7 +1072,7 @@ class GameService:
     async def timing(self, info: MatchInfo) -> Timing:
         """The game's clock now (also kept as `info.timing`): its time per move, the time
         left to the player to move, their vacation stopping it, and each player's vacation
-        under way. Vacations count outside tournaments only (bot/timing.py)."""
+        under way. Vacations count outside tournaments only (bot/game_clock.py)."""
         now = self.clock.now()
         if info.clock_hours is None:
             s = await self.store.settings(info.guild_id)
@@ -1113,7 +1113,7 @@ class GameService:
         end it), or None when it has none: waiting for nobody or for the computer, or with
         no forfeit on time (outside a tournament). The one place that says when a game's wait
         ends: its own clock (or the server's forfeit time for a game without one), moved by
-        the vacations of the player to move (bot/timing.py), and a tournament game's round
+        the vacations of the player to move (bot/game_clock.py), and a tournament game's round
         deadline if that comes first."""
         return (await self.timing(info)).left
 
@@ -1121,7 +1121,7 @@ class GameService:
         """Reminders owed, forfeits to apply (applied here), challenges that expired. Nothing
         lives in memory: deadlines are computed from stored times on every call (each
         game's clock, or the server's settings, moved by the vacations of the player to
-        move: bot/timing.py), and each piece of work writes what it must announce in its
+        move: bot/game_clock.py), and each piece of work writes what it must announce in its
         own transaction (the outbox)."""
         now = self.clock.now()
         work = DueWork()
@@ -1383,15 +1383,15 @@ class GameService:
     # Standings and history ----------------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 1) -> LeaderboardPage:
-        return await standings.leaderboard(self.store, guild_id, game, page)
+        return await leaderboards.leaderboard(self.store, guild_id, game, page)
 
     async def stats(
         self, guild_id: int, user_id: int, *, against: int | None = None
     ) -> PlayerStats:
-        return await standings.player_stats(self.store, guild_id, user_id, against=against)
+        return await leaderboards.player_stats(self.store, guild_id, user_id, against=against)
 
     async def recent_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[GameSummary]:
-        return await standings.recent_games(self.store, guild_id, user_id, limit)
+        return await leaderboards.recent_games(self.store, guild_id, user_id, limit)
 
     async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[RatingStep]]:
         """A member's rating after each of their rated matches on a server, per game ("st1",

@@ -1,5 +1,5 @@
 """Members' vacations: while one runs, the member's clocks stop in every game they play on
-that server, tournament games apart (bot/timing.py says how the deadlines move).
+that server, tournament games apart (bot/game_clock.py says how the deadlines move).
 
 A vacation starts now and lasts a number of whole days; the member may end it early. A
 server allows `Settings.vacation_days` days a year: each vacation uses every day it began
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.clock import Clock
 from bot.errors import Refused
+from bot.game_clock import DAY, vacation_days_used
 from bot.store import Row, Store
-from bot.timing import DAY, vacation_days_used
+from bot.time_source import Clock
 from engine.phrases import say, say_n
 from lang import command
 

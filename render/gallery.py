@@ -22,8 +22,8 @@ from engine.st1.position import parse_position as st1_position
 from engine.st2.position import parse_position as st2_position
 from render import render_board, render_hand, render_turn
 from render.charts import ChancePoint, RatingPoint, render_chance_chart, render_rating_chart
-from render.standings import StandingRow, render_standings
 from render.theme import DEFAULT_THEME, Theme
+from render.tournament_standings import StandingRow, render_standings
 
 NAMES = ("Aurélie", "Bartholomew")
 # The languages of the gallery besides English: their pictures are NAME-fr.png, NAME-de.png.

@@ -6,7 +6,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.pg import MISSING, Cluster, server_bin
+from tests.pg_cluster import MISSING, Cluster, server_bin
 
 # Property tests run a fixed, generous number of examples; the machine is slow and shared,
 # so no per-example deadline (speed is measured by benchmarks, not tests).

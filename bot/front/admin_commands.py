@@ -127,7 +127,7 @@ async def settings_lines(front: CommandsFront, s: Settings, guild: int) -> list[
     }
     return [
         # A game with a clock chosen in its challenge is reminded at a third of it instead
-        # (bot/timing.py): said here, so that the setting promises only what it does.
+        # (bot/game_clock.py): said here, so that the setting promises only what it does.
         fill(
             _("• turn reminder after {hours} h (games with their own clock: at a third of it)"),
             hours=hours["reminder"],

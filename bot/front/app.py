@@ -40,7 +40,7 @@ from bot.front.controls import (
     step_view,
 )
 from bot.front.dm_channels import DmChannel, DmChannels, DmsClosed
-from bot.front.games import with_my_games
+from bot.front.my_games import with_my_games
 from bot.front.one_at_a_time import OneAtATime
 from bot.front.pictures import Painter
 from bot.front.relay import Relay, locked_to, plainest

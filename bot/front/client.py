@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot import metrics
-from bot.clock import Clock
 from bot.config import Config
 from bot.errors import Refused
 from bot.front.admin_commands import AdminCommands
@@ -23,12 +22,12 @@ from bot.front.app import Front
 from bot.front.commands import SchottenCommands
 from bot.front.computer import Computer
 from bot.front.controls import ALL_CONTROLS, read_control, understood
-from bot.front.games import GAMES_CONTROLS
-from bot.front.games import understood as games_understood
 from bot.front.health import Health
 from bot.front.lookback import LOOKBACK_CONTROLS
 from bot.front.lookback import understood as lookback_understood
 from bot.front.mentions import CommandMentions
+from bot.front.my_games import GAMES_CONTROLS
+from bot.front.my_games import understood as games_understood
 from bot.front.pictures import Painter
 from bot.front.privacy import PRIVACY_CONTROLS
 from bot.front.privacy import understood as privacy_understood
@@ -37,6 +36,7 @@ from bot.front.translator import CommandTranslator
 from bot.notation import aliases
 from bot.refusals import THREAD_LOCKED
 from bot.service import BEAT_SECONDS, GameService
+from bot.time_source import Clock
 from engine.api import prepare as prepare_engine
 from lang import LANGUAGES, language_of, use
 from lang.catalogs import translations

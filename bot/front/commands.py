@@ -18,14 +18,15 @@ from bot import ratings
 from bot.errors import Refused
 from bot.front import lookback, notifications, privacy, texts
 from bot.front.admin_commands import managers_change_them, settings_lines
-from bot.front.clock_commands import CLOCKS, VacationCommands
-from bot.front.games import show as show_games
 from bot.front.match_options import spec_from_options
+from bot.front.my_games import show as show_games
 from bot.front.ports import CommandsFront
 from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, guild_of
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentCommands
+from bot.front.vacations import VacationCommands
+from bot.game_clock import CLOCK_CHOICES
 from bot.notation import fold, in_language
 from bot.records import GameSummary, PlayerStats
 from bot.service import MAX_MOVE_LENGTH
@@ -40,6 +41,9 @@ LEVELS = [app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard
 ANALYSIS_LEVELS = [app_commands.Choice(name=n, value=n) for n in ("normal", "hard")]
 GAME_KINDS = [app_commands.Choice(name=name, value=key) for key, name in GAME_NAMES.items()]
 TOPIC_CHOICES = [app_commands.Choice(name=t, value=t) for t in TOPICS]
+# The challenge's `clock` option: hours per move (bot/game_clock.py).
+_CLOCK_NAMES = {1: "1 hour", 12: "12 hours", 24: "1 day", 72: "3 days", 168: "7 days"}
+CLOCKS = [app_commands.Choice(name=_CLOCK_NAMES[h], value=h) for h in CLOCK_CHOICES]
 
 
 def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

@@ -24,9 +24,9 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.clock import Clock
 from bot.refusals import CANNOT_DM, DMS, UNKNOWN_CHANNEL, Refusals
 from bot.store import Store
+from bot.time_source import Clock
 
 log = logging.getLogger("schotten.bot")
 T = TypeVar("T")

@@ -39,7 +39,6 @@ from typing import Any, TypeVar
 import discord
 
 from bot import lookback, ratings
-from bot.clock import Clock
 from bot.errors import Refused
 from bot.front import sharing
 from bot.front.dm_channels import DmsClosed
@@ -50,6 +49,7 @@ from bot.lookback import Finished
 from bot.notation import in_language, in_words
 from bot.records import RatingStep
 from bot.store import valid_id
+from bot.time_source import Clock
 from engine.ai.analysis import Judgement, costliest
 from engine.api import GAME_NAMES
 from engine.cards import format_cards

@@ -9,7 +9,7 @@ from collections.abc import Collection
 
 import discord
 
-from bot.front.clock_words import clock_line
+from bot.front.game_clock_words import clock_line
 from bot.open_challenges import role_mention
 from bot.records import ChallengeInfo
 from bot.wording import ACCEPT_BUTTON

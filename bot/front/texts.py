@@ -8,7 +8,7 @@ import discord
 from babel.lists import format_list
 
 from bot.aborted import why_aborted
-from bot.front import clock_words
+from bot.front import game_clock_words
 from bot.front.links import jump_link
 from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
 from bot.wording import SHOW_HAND_BUTTON
@@ -155,7 +155,7 @@ def board_caption(info: MatchInfo, lines: Sequence[str], *, mentions: bool = Fal
         head = "\n".join(p for p in (head, revenge_line(info.match, info.names)) if p)
     events = [f"• {localise(line)}" for line in lines if line]
     # Under the turn: the clock of the player to move, and who is on vacation.
-    tail = [turn_line(info, by_mention=mentions), *clock_words.board_lines(info)]
+    tail = [turn_line(info, by_mention=mentions), *game_clock_words.board_lines(info)]
     return fit_message(head, events, "\n".join(p for p in tail if p))
 
 
@@ -195,7 +195,7 @@ def hand_caption(info: MatchInfo, seat: int, note: str = "") -> str:
     # Choose below...", "Waiting for Bob." or how the game ended.
     text = _("Your hand in game #{id} against {opponent} ({channel}). {state}")
     parts = [note, fill(text, id=info.id, opponent=opponent, channel=where, state=state)]
-    parts += clock_words.hand_lines(info, seat)
+    parts += game_clock_words.hand_lines(info, seat)
     return "\n".join(p for p in parts if p)
 
 
@@ -396,14 +396,14 @@ def challenge_text(info: ChallengeInfo) -> str:
         expires=int(info.expires_at),
         accept=mention("accept"),
     )
-    return f"{text}\n{clock_words.clock_line(info.clock_hours)}"
+    return f"{text}\n{game_clock_words.clock_line(info.clock_hours)}"
 
 
 def computer_game(info: ChallengeInfo) -> str:
     text = fill(
         _("{challenge}. The computer is ready: good luck!"), challenge=localise(info.describe())
     )
-    return f"{text}\n{clock_words.clock_line(info.clock_hours)}"
+    return f"{text}\n{game_clock_words.clock_line(info.clock_hours)}"
 
 
 def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
@@ -458,7 +458,7 @@ def thread_name(info: ChallengeInfo) -> str:
 
 
 def reminder(r: Reminder) -> str:
-    waited = clock_words.duration(r.waiting_hours * 3600)
+    waited = game_clock_words.duration(r.waiting_hours * 3600)
     if r.forfeit_in_hours is not None:
         # TRANSLATORS: {waited} and {left} are lengths of time, e.g. "1 day 1 h", "20 min".
         return fill(
@@ -469,7 +469,7 @@ def reminder(r: Reminder) -> str:
             user=r.user_id,
             id=r.match_id,
             waited=waited,
-            left=clock_words.duration(r.forfeit_in_hours * 3600),
+            left=game_clock_words.duration(r.forfeit_in_hours * 3600),
         )
     return fill(
         _("<@{user}>, game #{id} has been waiting for your move for {waited}."),

@@ -49,7 +49,7 @@ from lang import (
     say_n,
     speaking,
 )
-from render.standings import points_text
+from render.tournament_standings import points_text
 
 log = logging.getLogger("schotten.bot")
 # Discord allows only a few edits of messages older than an hour in a channel every few
@@ -786,7 +786,7 @@ def _draw_standings(
 ) -> bytes:
     """In a thread: the table picture, each result cell naming the opponent's rank, drawn in
     `language`."""
-    from render.standings import StandingRow, render_standings
+    from render.tournament_standings import StandingRow, render_standings
 
     rank_of = {s.player: s.rank for s in table}
     drawn = []

@@ -20,13 +20,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from bot.clock import Clock
 from bot.config import Config, ConfigError
 from bot.front.client import SchottenBot
 from bot.records import MatchInfo
 from bot.sandbox.processes import BotProcess
 from bot.service import GameService
 from bot.store import is_postgres, safe_database
+from bot.time_source import Clock
 from discord_loopback import Emulator, SimChannel, SimGuild, SimMember, SimMessage
 from lang import DEFAULT, language_of
 

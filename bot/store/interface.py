@@ -88,7 +88,7 @@ class Settings:
     public_analysis: bool = True
     # The language of its public posts (en fr de); None: the server's Discord language.
     language: str | None = None
-    # Days of vacation a member may take a year (0: none); see bot/timing.py.
+    # Days of vacation a member may take a year (0: none); see bot/game_clock.py.
     vacation_days: int = 21
 
 
@@ -836,7 +836,7 @@ class Store:
         each row against them), with each match's `reminder_hours` and `forfeit_hours`:
         from its own clock (the reminder at `reminder_share` of it), or the server's
         settings for a match without one; a match whose clock is the server's forfeit time
-        (`server_clock`) is reminded after the server's `reminder_hours` (bot/timing.py).
+        (`server_clock`) is reminded after the server's `reminder_hours` (bot/game_clock.py).
         Games against the computer wait for the computer, which never needs reminding."""
         d = self.defaults
         return await self._all(
@@ -1037,7 +1037,7 @@ class Store:
             return await self._all(sql, (guild_id, user_id, user_id))
         return await self._all(sql + " LIMIT ?", (guild_id, user_id, user_id, limit))
 
-    # Vacations (bot/timing.py) ------------------------------------------------------------------
+    # Vacations (bot/game_clock.py) --------------------------------------------------------------
 
     async def vacations(
         self, guild_id: int, user_ids: Sequence[int], ending_after: float

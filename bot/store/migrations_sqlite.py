@@ -340,7 +340,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id)
     );
     """,
-    # A clock per game, and vacations (bot/timing.py). A challenge's hours per move, given
+    # A clock per game, and vacations (bot/game_clock.py). A challenge's hours per move, given
     # to its match when it is accepted (NULL: the server's reminder and forfeit times, as
     # for games made before this migration and tournament games); a server's vacation days
     # a year (NULL: the configured default); each member's vacations on a server, whose end
@@ -387,7 +387,7 @@ MIGRATIONS: list[str] = [
     """,
     # Whether a game's clock is the server's forfeit time, taken because its challenge chose
     # none (1), rather than its own (0, as for every game before): such a game reminds after
-    # the server's `reminder_hours`, not at a third of its clock (bot/timing.py).
+    # the server's `reminder_hours`, not at a third of its clock (bot/game_clock.py).
     """
     ALTER TABLE challenges ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE matches ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;

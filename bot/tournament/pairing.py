@@ -1,5 +1,5 @@
 """Tournament pairing and standings: pure functions, no I/O. This module gathers what the
-service uses from the small modules that do the work: games.py (the values), swiss.py,
+service uses from the small modules that do the work: results.py (the values), swiss.py,
 roundrobin.py and tiebreaks.py.
 
 Rules notes (what the service and the README rely on):
@@ -26,7 +26,7 @@ Rules notes (what the service and the README rely on):
 
 from __future__ import annotations
 
-from bot.tournament.games import Game, Standing
+from bot.tournament.results import Game, Standing
 from bot.tournament.roundrobin import round_robin
 from bot.tournament.swiss import NoPairing, swiss_round
 from bot.tournament.tiebreaks import FORMATS, TIEBREAKS, UNPLAYED_RULE, standings

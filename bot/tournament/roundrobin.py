@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.tournament.games import check_players
+from bot.tournament.results import check_players
 
 
 def berger_table(n: int) -> list[list[tuple[int, int]]]:

@@ -44,7 +44,7 @@ from typing import Final
 
 import networkx as nx
 
-from bot.tournament.games import Game, check_history, check_players, played
+from bot.tournament.results import Game, check_history, check_players, played
 
 SEAT_LIMIT: Final = 2  # the largest |seat-0 games - seat-1 games| wished for
 GROUP_WHOLE: Final = 24  # a bigger score group is paired in parts of about this many

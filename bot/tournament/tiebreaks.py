@@ -21,7 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
-from bot.tournament.games import Game, Standing, check_history, check_players, played
+from bot.tournament.results import Game, Standing, check_history, check_players, played
 
 FORMATS: Final = ("swiss", "round-robin")
 TIEBREAKS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(

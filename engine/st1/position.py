@@ -39,8 +39,8 @@ from engine.cards import (
     shuffled,
 )
 from engine.errors import InvalidMoveError, PositionError
-from engine.positions import PositionText, player, whole
-from engine.positions import cards as read_cards
+from engine.position_text import PositionText, player, whole
+from engine.position_text import cards as read_cards
 from engine.rng import Rng
 from engine.st1.board import ELITE, MODES, STONES, Options, Phase, tactic_deck
 from engine.st1.game import Game

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from engine.cards import AnyCard, Card, TacticCard, card_code, shuffled, siege_deck
 from engine.errors import InvalidMoveError, PositionError
-from engine.positions import PositionText, player, whole
-from engine.positions import cards as read_cards
+from engine.position_text import PositionText, player, whole
+from engine.position_text import cards as read_cards
 from engine.rng import Rng
 from engine.st2.board import ACTIONS, CAULDRONS, ELITE, TILES, Options, Phase, tactic_deck
 from engine.st2.game import Game

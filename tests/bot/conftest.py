@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.records import Member
 from bot.service import GameService
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 
 ALICE = Member(1, "Alice")

@@ -112,7 +112,7 @@ async def test_the_printed_pg_dump_command_works_as_pasted(tmp_path, capsys, pg_
 
     import asyncpg
 
-    from tests.pg import GUARDED
+    from tests.pg_cluster import GUARDED
 
     password = "Pasted-Pa55"
     name = pg_url.rsplit("/", 1)[1]

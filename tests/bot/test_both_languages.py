@@ -8,8 +8,8 @@ import re
 import pytest
 
 from bot.front.commands import _history_line
-from bot.front.games import _summary
-from bot.games import MyGames
+from bot.front.my_games import _summary
+from bot.my_games import MyGames
 from bot.records import GameSummary
 from bot.wording import computer_name, the_computer
 from engine.api import MatchSpec, replay_match
@@ -225,7 +225,7 @@ def test_the_rules_page_on_notation_names_the_command_as_the_readers_client_does
     [("en", "no challenge pending"), ("fr", "aucun défi en attente"), ("de", "keine ausstehende")],
 )
 def test_an_empty_games_list_says_no_challenge_is_pending(language, none):
-    from bot.front.games import games_embed
+    from bot.front.my_games import games_embed
 
     for in_dm in (True, False):
         with speaking(language):

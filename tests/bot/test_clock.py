@@ -1,7 +1,7 @@
 """A clock per game and vacations, through the service on both stores: each game's own
 deadlines, the reminder at a share of the clock and the forfeit at its end, each once
 across a restart and across two processes racing `due()`; vacations that stop a member's
-clocks and move their deadlines by exactly the time away (bot/timing.py)."""
+clocks and move their deadlines by exactly the time away (bot/game_clock.py)."""
 
 import asyncio
 import itertools
@@ -10,8 +10,8 @@ import pytest
 
 from bot.errors import Refused
 from bot.front.admin_commands import settings_lines
+from bot.game_clock import REMINDER_SHARE, Pause, counted, deadline, merged, vacation_days_used
 from bot.service import GameService
-from bot.timing import REMINDER_SHARE, Pause, counted, deadline, merged, vacation_days_used
 from engine.api import MatchSpec
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
@@ -320,7 +320,7 @@ async def test_tournament_games_ignore_vacations(service, clock):
 
 
 def test_durations_read_as_members_expect():
-    from bot.front.clock_words import duration, per_move
+    from bot.front.game_clock_words import duration, per_move
 
     assert duration(2 * DAY + 3 * HOUR + 20 * 60) == "2 days 3 h"
     assert duration(DAY) == "1 day"
@@ -343,7 +343,7 @@ def test_durations_read_as_members_expect():
 async def test_the_clocks_lines_are_translated(service, clock, language):
     import lang
     from bot.front import texts
-    from bot.front.clock_words import duration, hand_lines, per_move
+    from bot.front.game_clock_words import duration, hand_lines, per_move
     from lang.catalogs import MISSES
 
     info = await start(service, clock_hours=24)

@@ -9,10 +9,10 @@ import contextlib
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.config import Config
 from bot.front.client import SchottenBot
 from bot.sandbox import board_posts, running_bot, wait_for_game, wait_for_version
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 
 MINUTE = 60.0

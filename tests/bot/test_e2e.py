@@ -367,7 +367,7 @@ async def test_refusals_are_private_and_specific(world):
 
 
 async def test_reminders_and_forfeits_reach_the_channel(world):
-    from bot.clock import ManualClock
+    from bot.time_source import ManualClock
 
     emu, guild, alice, bob, _, db = world
     clock = ManualClock()
@@ -507,7 +507,7 @@ async def test_a_typed_resign_asks_first_and_a_typed_timeout_is_refused(world):
 
 
 async def test_old_controls_and_late_moves_get_precise_refusals(world):
-    from bot.clock import ManualClock
+    from bot.time_source import ManualClock
 
     emu, guild, alice, bob, _, db = world
     clock = ManualClock()

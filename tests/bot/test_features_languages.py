@@ -4,11 +4,11 @@ domain) in French and German, and the server's language setting."""
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.clock import ManualClock
 from bot.front import commands, lookback, tournaments
 from bot.records import GameSummary
 from bot.sandbox import running_bot
 from bot.service import GameService
+from bot.time_source import ManualClock
 from bot.tournament.records import Entrant, Pairing, TournamentInfo
 from engine.api import MatchSpec
 from lang import speaking

@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.durations import duration
-from bot.front.games import games_embed
-from bot.games import PAGE_SIZE, ChallengeEntry, GameEntry, my_games
+from bot.front.my_games import games_embed
+from bot.my_games import PAGE_SIZE, ChallengeEntry, GameEntry, my_games
 from bot.records import Member
 from bot.sandbox import running_bot
 from bot.service import GameService
+from bot.time_source import ManualClock
 from discord_loopback.world import MessageBody
 from engine.api import MatchSpec
 from lang import localise, speaking

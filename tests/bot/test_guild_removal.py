@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.clock import ManualClock
 from bot.refusals import ABANDONED
 from bot.sandbox import running_bot
+from bot.time_source import ManualClock
 
 from .test_e2e import start_game
 from .test_tournament_e2e import round_games

@@ -12,9 +12,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
-from bot.clock import ManualClock
 from bot.front.health import LAG_LIMIT
 from bot.sandbox import running_bot, wait_for_announcements
+from bot.time_source import ManualClock
 from tests.bot.test_e2e import start_game
 
 

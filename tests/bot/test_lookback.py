@@ -7,8 +7,8 @@ import random
 from PIL import Image
 
 from bot import lookback
-from bot.clock import ManualClock
 from bot.sandbox import running_bot, wait_for_game
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 from discord_loopback import permissions as perms
 from engine.cards import format_cards

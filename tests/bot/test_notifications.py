@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.front.notifications import mentions_for
 from bot.sandbox import SimPlayer, board_posts, running_bot, wait_for_announcements
 from bot.service import GameService
 from bot.store import Notifications, open_store
+from bot.time_source import ManualClock
 from discord_loopback import SimulationError
 
 from .test_e2e import start_game

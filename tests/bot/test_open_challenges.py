@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.errors import Refused
 from bot.records import Member
 from bot.sandbox import running_bot, wait_for_game
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.migrations_sqlite import LATEST, MIGRATIONS
+from bot.time_source import ManualClock
 from engine.api import MatchSpec
 from lang import message_of
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD

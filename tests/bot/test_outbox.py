@@ -7,7 +7,6 @@ import random
 import aiohttp
 import pytest
 
-from bot.clock import ManualClock
 from bot.errors import Refused, StaleMove
 from bot.sandbox import running_bot
 from bot.service import (
@@ -17,6 +16,7 @@ from bot.service import (
     RETRY_LIMIT,
     RETRY_MAX_DELAY,
 )
+from bot.time_source import ManualClock
 from discord_loopback import Emulator
 from engine.api import load_match
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.errors import NotFound, Refused
 from bot.service import GameService
+from bot.time_source import ManualClock
 from bot.tournament.service import Tournaments
 from engine.api import MatchSpec
 from engine.phrases import Phrase, to_json

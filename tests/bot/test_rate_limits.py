@@ -5,8 +5,8 @@ being refused: every board goes out, and Discord answers no 429."""
 
 from __future__ import annotations
 
-from bot.clock import ManualClock
 from bot.sandbox import running_bot, wait_for_announcements
+from bot.time_source import ManualClock
 from discord_loopback.ratelimits import MESSAGE_POSTS
 
 from .test_e2e import start_game

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.clock import ManualClock
 from bot.refusals import CHANNEL, DMS
 from bot.sandbox import running_bot
+from bot.time_source import ManualClock
 from discord_loopback import permissions as perms
 
 from .test_e2e import start_game

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.sandbox import MOVE_SECONDS, SimPlayer, running_bot, wait_for_announcements
+from bot.time_source import ManualClock
 from discord_loopback import permissions as perms
 from engine.api import new_match
 

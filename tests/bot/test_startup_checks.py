@@ -17,7 +17,7 @@ from bot.cli import _run
 from bot.store.migrations_pg import LATEST as PG_LATEST
 from bot.store.migrations_sqlite import LATEST as SQLITE_LATEST
 from discord_loopback import point_discord_at_url
-from tests.pg import GUARDED
+from tests.pg_cluster import GUARDED
 
 PASSWORD = "pa55-Word-never-shown"
 

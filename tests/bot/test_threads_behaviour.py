@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.sandbox import board_posts, running_bot, wait_for_announcements, wait_for_game
+from bot.time_source import ManualClock
 from discord_loopback import Emulator, SimGuild, SimMember
 from discord_loopback.models import PRIVATE_THREAD
 

@@ -7,8 +7,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot.clock import ManualClock
 from bot.sandbox import running_bot
+from bot.time_source import ManualClock
 from discord_loopback import SimulationError
 from engine.ai import choose_move
 from tests.bot.test_tournaments import play_out

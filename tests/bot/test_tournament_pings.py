@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.sandbox import running_bot, wait_for_announcements
+from bot.time_source import ManualClock
 
 from .test_tournament_e2e import round_games
 

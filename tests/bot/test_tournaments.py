@@ -271,7 +271,7 @@ async def test_a_pairing_gets_its_match_once(service, tournaments):
 # SIGKILLed at SCHOTTEN_CRASH_AT (bot/crashpoints.py), as a power cut would.
 ADVANCE = """
 import asyncio, sys
-from bot.clock import ManualClock
+from bot.time_source import ManualClock
 from bot.service import GameService
 from bot.tournament.service import Tournaments
 

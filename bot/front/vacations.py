@@ -1,6 +1,5 @@
-"""The clock's commands: the time per move a challenge offers (`/schotten challenge
-clock`), and `/schotten vacation start | end | status`, answered privately in the
-member's language (the service's Vacations do the work: bot/vacations.py)."""
+"""`/schotten vacation start | end | status`, answered privately in the member's language
+(the service's Vacations do the work: bot/vacations.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +8,8 @@ from discord import app_commands
 
 from bot.front.ports import CommandsFront
 from bot.front.replies import acknowledge, guild_of
-from bot.timing import CLOCK_CHOICES
 from bot.vacations import VacationStatus
 from lang import _, fill, mention, ngettext
-
-# The challenge's `clock` option: hours per move.
-_CLOCK_NAMES = {1: "1 hour", 12: "12 hours", 24: "1 day", 72: "3 days", 168: "7 days"}
-CLOCKS = [app_commands.Choice(name=_CLOCK_NAMES[h], value=h) for h in CLOCK_CHOICES]
 
 
 def days_left(status: VacationStatus) -> str:

@@ -1,7 +1,7 @@
 """A member's games under way and open challenges, in the order `/schotten games` lists
 them: the games waiting on the member, then those waiting on their opponent, then the
 challenges they received, then those they made; in each group the longest waiting first.
-Plain values: the front (bot/front/games.py) turns them into words and links.
+Plain values: the front (bot/front/my_games.py) turns them into words and links.
 """
 
 from __future__ import annotations

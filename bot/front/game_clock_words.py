@@ -1,4 +1,4 @@
-"""A game's clock in words (bot/timing.py): durations ("2 days 3 h"), the time per move of
+"""A game's clock in words (bot/game_clock.py): durations ("2 days 3 h"), the time per move of
 a challenge ("1 day per move"), and the lines of a board and of a hand: the time left to
 the player to move, and who is on vacation. In the current language."""
 

@@ -1,5 +1,5 @@
 """`/schotten games`, and the **My games** button of the hand message: a member's games
-under way and open challenges, privately, in their language (bot/games.py orders them).
+under way and open challenges, privately, in their language (bot/my_games.py orders them).
 
 One embed field per game or challenge, 25 to a page, with ◀ Previous and Next ▶ buttons
 past that. The buttons carry the page's owner, its scope (a server, or 0: every server, as
@@ -26,7 +26,7 @@ from bot.errors import Refused
 from bot.front.links import jump_link
 from bot.front.one_at_a_time import OneAtATime
 from bot.front.replies import QUIET, acknowledge, on_click
-from bot.games import ChallengeEntry, GameEntry, MyGames, my_games
+from bot.my_games import ChallengeEntry, GameEntry, MyGames, my_games
 from bot.open_challenges import role_mention
 from bot.service import GameService
 from bot.store import valid_id

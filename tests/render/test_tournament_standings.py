@@ -1,6 +1,6 @@
-"""The standings table (render/standings.py): compared with checked-in references, drawn for
-every edge case, readable on a phone, and never telling results, leaders or players who
-left apart by colour alone.
+"""The tournament standings table (render/tournament_standings.py): compared with checked-in
+references, drawn for every edge case, readable on a phone, and never telling results, leaders
+or players who left apart by colour alone.
 
 To accept new pictures after a deliberate change of the look, run
 `RENDER_UPDATE_REFERENCES=1 python -m pytest tests/render/test_standings.py` and review
@@ -22,7 +22,8 @@ from PIL import Image, ImageChops
 from lang import pgettext, speaking
 from render import text
 from render.gallery import ROUND_ROBIN_STANDINGS, SWISS_STANDINGS, standings_pictures
-from render.standings import (
+from render.theme import DEFAULT_THEME as T
+from render.tournament_standings import (
     DRAW_FILL,
     LEADER_FILL,
     LOSS_FILL,
@@ -42,7 +43,6 @@ from render.standings import (
     result_kind,
     standings_table,
 )
-from render.theme import DEFAULT_THEME as T
 from tests.render.helpers import image, similar
 from tests.render.test_phone import MIN_PX, PHONE_WIDTH, too_small
 from tests.render.test_theme import contrast
