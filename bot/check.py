@@ -136,6 +136,7 @@ async def _report(client: discord.Client, config: Config, write: Callable[[str],
             registered = await client.http.get_global_commands(app.id)
         else:
             registered = await client.http.get_guild_commands(app.id, guild_id)
+        # discord.py types the commands as its TypedDicts; `differences` reads them as plain dicts.
         found = differences(expected, list(registered))  # type: ignore[arg-type]
         if found:
             problems += 1
@@ -164,7 +165,8 @@ async def _all_guilds(client: discord.Client) -> list[dict[str, Any]]:
     guilds: list[dict[str, Any]] = []
     after: int | None = None
     while True:
-        page = await client.http.get_guilds(200, after=discord.Object(after) if after else None)
+        page = await client.http.get_guilds(200, after=after)  # a snowflake: the id itself
+        # discord.py types a page as its TypedDicts; plain dicts here (read with .get).
         guilds += page  # type: ignore[arg-type]
         if len(page) < 200:
             return guilds

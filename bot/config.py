@@ -115,7 +115,7 @@ _KEYS: dict[str, dict[str, tuple[type, _Check, str]]] = {
         "workers": (int, lambda v: 0 <= v <= 32, "a whole number from 0 to 32"),
     },
 }
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 def _language(text: str) -> str | None:

@@ -58,7 +58,8 @@ def _result(row: Row, user_id: int) -> str:
 
 
 def _opponent(row: Row, user_id: int) -> int:
-    return row["player1_id"] if row["player0_id"] == user_id else row["player0_id"]
+    opponent: int = row["player1_id"] if row["player0_id"] == user_id else row["player0_id"]
+    return opponent
 
 
 async def recent_games(

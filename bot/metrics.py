@@ -23,7 +23,8 @@ from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 log = logging.getLogger("schotten.bot")
 
 # No `_created` sample beside each counter: a scrape is read by people too.
-disable_created_metrics()
+# prometheus_client leaves this one function unannotated.
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 # Buckets for things that should take milliseconds and may take seconds on a busy machine.
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -125,19 +125,19 @@ def aliases(game: str) -> dict[str, str]:
             if word and word not in table:  # "siège" folds to "siege": kept, to read back
                 table[word] = keyword.msgid
     for language in LANGUAGES[1:]:
-        for keyword, more in _MORE.items():
-            if keyword in {k.msgid for k in KEYWORDS[game]}:
+        for english, more in _MORE.items():
+            if english in {k.msgid for k in KEYWORDS[game]}:
                 for word in _words(localise(more, language)):
-                    table.setdefault(word, keyword)
+                    table.setdefault(word, english)
     for language in LANGUAGES:
         for word, code in card_words(game, language).items():
             table.setdefault(word, code)
     for article in _ARTICLES:
         table.setdefault(article, "the")
     # An umlaut typed as the bare vowel ("ruckzug") is common on keyboards without it.
-    for word, keyword in list(table.items()):
+    for word, english in list(table.items()):
         bare = word.replace("ae", "a").replace("oe", "o").replace("ue", "u")
-        table.setdefault(bare, keyword)
+        table.setdefault(bare, english)
     return table
 
 

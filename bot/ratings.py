@@ -73,7 +73,7 @@ def initial() -> Rating:
 
 def after_game(a: Rating, b: Rating, winner: int | None) -> tuple[Rating, Rating]:
     """New ratings of seat 0 (`a`) and seat 1 (`b`) after a result (None: a draw)."""
-    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+    ranks: list[float] = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
     teams = [[_MODEL.rating(mu=a.mu, sigma=a.sigma)], [_MODEL.rating(mu=b.mu, sigma=b.sigma)]]
     [[na], [nb]] = _MODEL.rate(teams, ranks=ranks)
     return Rating(na.mu, na.sigma), Rating(nb.mu, nb.sigma)

@@ -784,7 +784,7 @@ class GameService:
         canonical = logged[-1][1] if logged else str(move)
         now = self.clock.now()
         changes: list[RatingChange] = []
-        finished = None
+        finished: tuple[float, int | None, str] | None = None
         aborted = aborts(match, info.ai_seat)
         if aborted:
             finished = (now, None, ABORTED)  # no winner, unrated (README R-28)
@@ -835,8 +835,8 @@ class GameService:
             async with self.store.transaction() as tx:
                 changes = [] if aborted else await self._rate(tx, info, match)
                 w = write(changes)
-                written = await self.store.write_move(tx, w)
-                if written is None:
+                stored = await self.store.write_move(tx, w)
+                if stored is None:
                     raise StaleMove(await self._stale_message(info, seat, canonical))
                 if aborted:
                     await self.store.set_unrated(tx, info.id)
@@ -849,10 +849,10 @@ class GameService:
             if also is not None:
                 raise ValueError("Writes joined to a move need a move that ends the match.")
             w = write(changes)
-            written = await self.store.record_move(
+            stored = await self.store.record_move(
                 w, before_commit=lambda: crashpoints.reach("move-before-commit")
             )
-            if written is None:
+            if stored is None:
                 raise StaleMove(await self._stale_message(info, seat, canonical))
         crashpoints.reach("move-after-commit")
         by = "clock" if by_clock else "computer" if seat == info.ai_seat else "member"
@@ -862,7 +862,7 @@ class GameService:
         info.termination = finished[2] if finished else None
         info.due_since = now
         info.turn = w.turn
-        hand_row = written[1] if len(written) > 1 else None
+        hand_row = stored[1] if len(stored) > 1 else None
         deferred = hand_row if answered and match.to_decide == seat else None
         return MoveResult(info, seat, canonical, events, changes, hand_row=deferred)
 
@@ -1087,12 +1087,12 @@ class GameService:
                 info.guild_id, [info.players[s] for s in seats], info.due_since
             )
             for r in rows:
-                for seat in seats:
-                    if info.players[seat] != r["user_id"]:
+                for who in seats:
+                    if info.players[who] != r["user_id"]:
                         continue
-                    pauses[seat].append((r["starts_at"], r["ends_at"]))
+                    pauses[who].append((r["starts_at"], r["ends_at"]))
                     if r["starts_at"] <= now < r["ends_at"]:
-                        away[seat] = r["ends_at"]
+                        away[who] = r["ends_at"]
         seat = info.to_decide
         left = None
         stopped = False

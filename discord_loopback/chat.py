@@ -120,8 +120,8 @@ class ChatPrinter:
                 buttons.append(f"{label} (disabled)" if component.get("disabled") else label)
             elif component.get("type") in SELECT_TYPES:
                 options = ", ".join(o.get("label", "") for o in component.get("options", []))
-                name = component.get("placeholder") or component.get("custom_id")
-                parts.append(f"[select {name}: {options}]" if options else f"[select {name}]")
+                shown = component.get("placeholder") or component.get("custom_id")
+                parts.append(f"[select {shown}: {options}]" if options else f"[select {shown}]")
         if buttons:
             parts.append(f"[buttons: {' | '.join(buttons)}]")
         for attachment in message.attachments:

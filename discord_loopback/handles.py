@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import ApiError
 from .models import JSON, SimMessage
@@ -11,6 +11,8 @@ from .records import InteractionRecord
 
 if TYPE_CHECKING:
     from .server import Emulator
+
+T = TypeVar("T")  # what a handle waits for
 
 
 class InteractionHandle:
@@ -95,8 +97,8 @@ class InteractionHandle:
         return self.record.undelivered
 
     async def wait_until(
-        self, check: Callable[[InteractionHandle], Any], timeout: float = 5.0, what: str = ""
-    ) -> Any:
+        self, check: Callable[[InteractionHandle], T | None], timeout: float = 5.0, what: str = ""
+    ) -> T:
         """Wait until ``check(self)`` is truthy and return its value. For an interaction
         that was not delivered, raise ``EmulatorTimeout`` at once unless ``check`` holds."""
         what = what or "a condition"
@@ -109,11 +111,12 @@ class InteractionHandle:
                 f"({self._state()})"
             )
 
-        return await self._emu.bus.notifier.wait_until(
+        found: T = await self._emu.bus.notifier.wait_until(  # check's first truthy value
             lambda: check(self),
             0 if self.record.undelivered is not None else timeout,
             describe,
         )
+        return found
 
     def _state(self) -> str:
         r = self.record

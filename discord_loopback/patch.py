@@ -32,6 +32,7 @@ class DiscordPointer:
 
         route_base, gateway, asset_base = self._saved
         discord.http.Route.BASE = route_base
+        # The value saved from this very attribute (kept as `object` in `_saved`).
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway  # type: ignore[assignment]
         discord.asset.Asset.BASE = asset_base
         self._saved = None

@@ -55,7 +55,11 @@ async def get_user(request: web.Request) -> web.Response:
 
 
 async def my_guilds(request: web.Request) -> web.Response:
-    guilds = emulator_of(request).world.guilds.values()
+    # Discord's pages: at most `limit` (default 200) guilds by id, those after `after`.
+    limit = int(request.query.get("limit", "200"))
+    after = int(request.query.get("after", "0"))
+    every = emulator_of(request).world.guilds.values()
+    guilds = sorted((g for g in every if g.id > after and not g.bot_removed), key=lambda g: g.id)
     return json_response(
         [
             {
@@ -66,8 +70,7 @@ async def my_guilds(request: web.Request) -> web.Response:
                 "permissions": str(g.permissions_of(emulator_of(request).world.bot.id)),
                 "features": [],
             }
-            for g in guilds
-            if not g.bot_removed
+            for g in guilds[:limit]
         ]
     )
 

@@ -413,10 +413,12 @@ class Emulator:
                 return False
             if not all(self.gateway.shard_sessions(shard) for shard in shards):
                 return False
+            # Each guild's commands, or the global ones when there is no guild.
+            scopes: list[SimGuild | None] = [*self.guilds] or [None]
             return all(
                 self.world.commands.find_command(guild, name) is not None
                 for name in commands
-                for guild in (self.guilds or [None])
+                for guild in scopes
             )
 
         await self.bus.notifier.wait_until(
@@ -478,8 +480,12 @@ class Emulator:
             if record.callback_type is None and not record.expired:
                 remaining = record.dispatched_at + self.interactions.deadline - loop.time()
                 if remaining > 0:
+
+                    def settled(r: InteractionRecord = record) -> bool:
+                        return r.callback_type is not None or r.expired
+
                     await self.bus.notifier.wait_until(
-                        lambda r=record: r.callback_type is not None or r.expired,
+                        settled,
                         remaining + 0.5,
                         lambda: "deadline bookkeeping stalled",
                     )

@@ -173,7 +173,8 @@ def _simplify(spec: JSON) -> None:
                 del node["oneOf"]
             else:
                 kinds = [discriminator(b) for b in branches]
-                if all(kinds) and sum(map(len, kinds)) == len(set().union(*kinds)):
+                known = [k for k in kinds if k]  # all of them when every branch has one
+                if len(known) == len(kinds) and sum(map(len, known)) == len(set().union(*known)):
                     node["anyOf"] = node.pop("oneOf")
         for value in node.values():
             visit(value)
@@ -227,7 +228,8 @@ def _declared_types(schema: Mapping[str, Any]) -> list[str]:
 
 # The keywords the file and limits.py add to Draft 2020-12's (python-jsonschema functions).
 KEYWORDS = {"x-integer-string": _integer_string, **CHECKS}
-DiscordValidator = validators.extend(Draft202012Validator, KEYWORDS)
+# types-jsonschema leaves `extend` unannotated.
+DiscordValidator = validators.extend(Draft202012Validator, KEYWORDS)  # type: ignore[no-untyped-call]
 
 
 # -- the operations --------------------------------------------------------------------------
@@ -239,7 +241,7 @@ class Parameter:
     where: str  # "path" or "query"
     required: bool
     pointer: str  # of its schema in the file
-    types: tuple[str, ...]  # the schema's JSON types, to read a query string as
+    types: tuple[str | None, ...]  # the schema's JSON types (None: none named), to read a query
 
 
 @dataclass(frozen=True)
@@ -498,7 +500,9 @@ class DiscordSpec:
     def _branch_types(self, error: ValidationError) -> list[Any]:
         """The ``type`` values the branches of a failed union accept."""
         allowed: list[Any] = []
-        for branch in error.validator_value:
+        # A validator's error always carries its keyword's value (Unset: hand-made errors).
+        branches: Any = error.validator_value
+        for branch in branches:
             properties = self._resolve(branch).get("properties", {})
             kind = self._resolve(properties.get("type", {}))
             allowed.extend(kind.get("enum", [kind["const"]] if "const" in kind else []))
@@ -510,7 +514,7 @@ class DiscordSpec:
         return schema if isinstance(schema, dict) else {}
 
 
-def _coerce(raw: str, types: Sequence[str]) -> Any:
+def _coerce(raw: str, types: Sequence[str | None]) -> Any:
     """A query string as its schema's type (Discord's boolean query strings are true/false,
     True/False and 1/0)."""
     if "boolean" in types and raw in ("true", "True", "1", "false", "False", "0"):
@@ -586,7 +590,8 @@ def _as_field_errors(
     instance = error.instance
     keyword = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
-    value = error.validator_value
+    # A validator's error always carries its keyword's value (Unset: hand-made errors).
+    value: Any = error.validator_value
     if keyword in CODES:
         return [(path, CODES[str(keyword)], error.message)]
     if keyword == "x-integer-string":

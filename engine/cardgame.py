@@ -71,6 +71,13 @@ class CardGame:
     def winner(self) -> int | None:
         return self.outcome.winner if self.outcome else None
 
+    @property
+    def to_decide(self) -> int | None:
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Any]:
+        raise NotImplementedError
+
     def parse_move(self, text: str, player: int | None = None) -> Any:
         raise NotImplementedError
 
@@ -141,6 +148,7 @@ class CardGame:
         found = _TABLES.get(key, _NONE)
         if found is _NONE:
             found = _TABLES[key] = proof_tables.table(rules, cls.CARDS_BY_VALUE)
+        # `_NONE` marks "not looked up yet"; past the test above `found` is a table or None.
         return found  # type: ignore[return-value]
 
     def _beating(
@@ -150,6 +158,7 @@ class CardGame:
         when the side holds only real cards, else from the proof."""
         table = self._table(rules)
         if table is not None and all(s.__class__ is Card for s in side):
+            # Every slot is a Card (checked by class just above, for speed): no wild card.
             return table.beating(side, unseen.bits, beat)  # type: ignore[arg-type]
         return best_completion(side, unseen, rules, beat=beat)
 

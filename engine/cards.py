@@ -38,6 +38,7 @@ class Color(enum.Enum):
 
     @property
     def index(self) -> int:
+        # `_index` is set on each member after the enum is built (below), so mypy cannot see it.
         return self._index  # type: ignore[attr-defined,no-any-return]
 
 
@@ -328,6 +329,7 @@ def format_cards(cards: Iterable[AnyCard]) -> str:
 
 def sort_cards(cards: Iterable[T]) -> list[T]:
     """Stable display order: by colour, then value; tactic cards after clan cards."""
+    # T is a card type (Card or TacticCard), both with `sort_key`; T stays unbound to keep the type.
     return sorted(cards, key=lambda c: c.sort_key())  # type: ignore[attr-defined]
 
 

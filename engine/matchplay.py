@@ -22,7 +22,7 @@ class MatchPlay:
 
     @property
     def to_decide(self) -> int | None:
-        return None if self.outcome is not None else self.game.to_decide  # type: ignore[attr-defined,no-any-return]
+        return None if self.outcome is not None else self.game.to_decide
 
     @property
     def winner(self) -> int | None:
@@ -38,7 +38,7 @@ class MatchPlay:
         return self._earlier_log + self.game.log
 
     def legal_moves(self) -> list[Any]:
-        return [] if self.outcome is not None else self.game.legal_moves()  # type: ignore[attr-defined,no-any-return]
+        return [] if self.outcome is not None else self.game.legal_moves()
 
     def parse_move(self, text: str, player: int | None = None) -> Any:
         return self.game.parse_move(text, player)

@@ -45,12 +45,14 @@ class Phrase(str):
         self.values = values
         return self
 
-    def __getnewargs__(self) -> tuple[Any, ...]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[Any, ...]:
         # Pickled (process pools, copies) with its template, not only its English text.
         return (self.msgid, self.plural, self.context, self.values)
 
+    # Shadows str.count on purpose: a phrase is asked for its plural's number, never to count
+    # substrings (the catalogs and renderers read `.count`).
     @property
-    def count(self) -> int | None:
+    def count(self) -> int | None:  # type: ignore[override]
         """The number that picks the plural form, when the phrase has one."""
         n = self.values.get("count")
         return n if self.plural is not None and isinstance(n, int) else None

@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
+from typing import cast
 
-from engine.cards import Card, Color, bits_of
+from engine.cards import Card, Color, TacticCard, bits_of
 from engine.formations import (
     Formation,
     FormationRules,
@@ -169,6 +170,7 @@ def _evaluate(side: Sequence[Slot], rules: FormationRules) -> Formation:
     if len(side) != rules.size:
         raise ValueError(f"a complete side has {rules.size} cards, not {len(side)}")
     if all(isinstance(s, Card) for s in side):
+        # Every slot is a Card (checked just above); the list cannot narrow to say so.
         cards: list[Card] = list(side)  # type: ignore[arg-type]
         values = [c.value for c in cards]
         actual = classify(values, [c.color for c in cards])
@@ -188,7 +190,7 @@ def _evaluate(side: Sequence[Slot], rules: FormationRules) -> Formation:
 
 def _formation(side: Sequence[Slot], found: _Found, rules: FormationRules) -> Formation:
     cards: list[Card] = []
-    wilds = []
+    wilds: list[TacticCard | None] = []
     wild_i = 0
     for s in side:
         if isinstance(s, Wild):
@@ -315,13 +317,16 @@ class _Search:
             for color in colors:
                 if not all(color in w.colors for w in self.wilds):
                     continue
-                for wild_values, rest in self._wild_splits(
-                    missing, lambda v, c=color: self.pool.get(c, v) is not None
-                ):
+
+                def fillable(v: int, c: Color = color) -> bool:
+                    return self.pool.get(c, v) is not None
+
+                for wild_values, rest in self._wild_splits(missing, fillable):
                     added = [self.pool.get(color, v) for v in rest]
                     return _Found(
                         FormationType.COLOR_RUN,
                         sum(range(s, s + self.n)),
+                        # `fillable` found each of these values in the pool: no None.
                         added,  # type: ignore[arg-type]
                         wild_values,
                         [color] * len(self.wilds),
@@ -402,7 +407,9 @@ class _Search:
         counted = self.rules.counted
         real_colors = self.real_colors
 
-        def accept(values: list[int], picks: list[Card]) -> tuple[FormationType, bool] | None:
+        def accept(
+            values: list[int], picks: list[Card]
+        ) -> tuple[FormationType, bool | None] | None:
             if _is_same(values):
                 # Colours cannot change a same-strength formation.
                 same = FormationType.SAME_STRENGTH
@@ -421,7 +428,8 @@ class _Search:
 
         found = self._branch_and_bound(self.pool.desc, min_total, accept)
         if found is not None:
-            t, mono = found.plan  # type: ignore[misc]
+            # `plan` is what `accept` above returned for this branch (never None once found).
+            t, mono = cast(tuple[FormationType, bool | None], found.plan)
             found.type = t
             found.wild_colors = self._colors_for(self.reals + found.added, mono=mono)
         return found

@@ -127,7 +127,7 @@ def localise(text: object, language: str | None = None) -> str:
     }
     if lang == DEFAULT:  # English, said again for the phrases inside (a command's mention)
         plural = text.plural is not None and text.values.get("count") != 1
-        english = text.plural if plural else text.msgid
+        english = text.plural if plural and text.plural is not None else text.msgid
         return _fill(text, english, values, lang)
     if text.plural is None:
         if text.context is None:

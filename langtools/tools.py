@@ -12,8 +12,9 @@ import string
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.frontend import parse_keywords
 from babel.messages.mofile import write_mo
@@ -242,9 +243,9 @@ def check(langs: Iterable[str], domains: Iterable[str] = DOMAINS) -> list[str]:
     return problems
 
 
-def _check_one(catalog: Catalog, message: object, language: str, domain: str) -> list[str]:
-    mid = message.id  # type: ignore[attr-defined]
-    ctx = message.context  # type: ignore[attr-defined]
+def _check_one(catalog: Catalog, message: Message, language: str, domain: str) -> list[str]:
+    mid = message.id
+    ctx = message.context
     where = f"{language}/{domain}.po: {mid!r}" + (f" ({ctx})" if ctx else "")
     found = catalog.get(mid, context=ctx)
     if found is None:
@@ -252,8 +253,9 @@ def _check_one(catalog: Catalog, message: object, language: str, domain: str) ->
     if found.fuzzy:
         return [f"{where}: fuzzy"]
     sources = list(mid) if isinstance(mid, tuple | list) else [mid]
-    forms = list(found.string) if isinstance(found.string, tuple | list) else [found.string]
-    if not all(forms):
+    given = list(found.string) if isinstance(found.string, tuple | list) else [found.string]
+    forms = [form for form in given if form]
+    if len(forms) < len(given):
         return [f"{where}: not translated"]
     if isinstance(mid, tuple | list) and len(forms) != catalog.num_plurals:
         return [f"{where}: {len(forms)} plural forms, {catalog.num_plurals} needed"]
@@ -283,13 +285,15 @@ def fill(entries: dict[str, list[dict[str, object]]]) -> list[str]:
         catalogs = {d: read(po_path(language, d), language) for d in DOMAINS}
         changed: set[str] = set()
         for item in items:
-            mid, ctx, text = str(item["id"]), item.get("context"), item["string"]
+            # The entries are JSON (`fill`'s docstring): the context a string or absent, the
+            # translation a string or a list of plural forms.
+            mid, ctx, text = str(item["id"]), cast(str | None, item.get("context")), item["string"]
             hit = False
             for domain, catalog in catalogs.items():
                 found = catalog.get(mid, context=ctx)
                 if found is None:
                     continue
-                found.string = tuple(text) if isinstance(text, list) else text
+                found.string = tuple(text) if isinstance(text, list) else cast(str, text)
                 found.flags.discard("fuzzy")
                 changed.add(domain)
                 hit = True

@@ -69,6 +69,7 @@ def _shown(view: AnyView) -> AnyView:
     private: dict[str, object] = {"viewer": None, "hand": None, "legal_moves": ()}
     if isinstance(view, St1View):
         private["recruited"] = ()
+    # Each field named above takes None or an empty tuple; replace() cannot see by name.
     return dataclasses.replace(view, **private)  # type: ignore[arg-type]
 
 

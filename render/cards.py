@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
-from engine.cards import AnyCard, Card, TacticCard
+from engine.cards import AnyCard, Card, Tactic, TacticCard
 from lang import current
 from render import text
 from render.shapes import draw_symbol, hatch, shrink
@@ -91,10 +91,10 @@ def chip_width(card: AnyCard, theme: Theme) -> int:
 
 
 @lru_cache(maxsize=512)
-def _title_width(kind: object, theme: Theme, language: str) -> int:
+def _title_width(kind: Tactic, theme: Theme, language: str) -> int:
     # A tactic chip's width, by language (`language` is only a key, as in `_sprite`).
     f = text.bold(theme, theme.small_size)
-    return round(f.getlength(short_title(kind))) + 16  # type: ignore[arg-type]
+    return round(f.getlength(short_title(kind))) + 16
 
 
 def _canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
@@ -179,10 +179,11 @@ def _fitting(label: str, theme: Theme, width: int, size: int, *, bold: bool) -> 
     s = theme.supersample
     get = text.bold if bold else text.regular
     f = get(theme, size)
+    # Pillow types a font's size as float; ours are made (text.regular/bold) from ints.
     while f.getlength(label) > width and f.size - s >= theme.small_size * s:
-        f = get(theme, f.size - s)
+        f = get(theme, int(f.size) - s)
     if bold and f.getlength(label) > width:
-        regular = text.regular(theme, f.size)
+        regular = text.regular(theme, int(f.size))
         if regular.getlength(label) <= width:
             return regular
     return f

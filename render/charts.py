@@ -256,7 +256,11 @@ def _rating_series(
     number = {(k, i): n for n, (_at, k, i) in enumerate(order, start=1)}
     out = []
     for k, label, pts in kept:
-        idx = sorted(range(len(pts)), key=lambda i, k=k: number[(k, i)])
+
+        def rank(i: int, k: int = k) -> int:
+            return number[(k, i)]
+
+        idx = sorted(range(len(pts)), key=rank)
         out.append(
             _Series(
                 label=str(label),
@@ -366,7 +370,7 @@ def _result_legend(c: _Canvas, lines: Sequence[_Series], y: float, stride: int) 
     shown = [
         r for r in RESULTS if r != "draw" or any(p.result == r for s in lines for p in s.points)
     ]
-    x = theme.margin + 4
+    x: float = theme.margin + 4
     cy = y + ROW_H / 2
     for r in shown:
         shape, hollow = RESULT_MARKS[r]
@@ -499,13 +503,13 @@ def _marks(
     """Numbered discs, each on a pin from the estimate of the move it marks (the estimate of
     the player who made it), placed where they overlap no other disc or marked point. A move
     with no estimate is pinned to the bottom of the plot at its place."""
-    at = {}
+    at: dict[int, ChancePoint] = {}
     for p in points:
         at.setdefault(p.move, p)
     targets = []
     for _, move in marks:
-        p = at.get(move)
-        targets.append((axes.x(move), axes.y(p.chance) if p else axes.box[3]))
+        hit = at.get(move)
+        targets.append((axes.x(move), axes.y(hit.chance) if hit else axes.box[3]))
     dots = [(axes.x(p.move), axes.y(p.chance)) for p in points]
     placed: list[Point] = []
     theme = c.theme
@@ -761,7 +765,8 @@ def _title(c: _Canvas, template: str, name: str, theme: Theme) -> float:
         if name:
             before, _mark, after = template.partition("{player}")
             room = width - round(f.getlength(before + after))
-            title = before + text.name(name, theme, f.size, room) + after
+            # Pillow types a font's size as float; ours are made from ints (text.bold).
+            title = before + text.name(name, theme, int(f.size), room) + after
         else:
             title = text.fit(title, f, width)
     room_box = (theme.margin, TITLE_TOP, theme.margin + width, TITLE_TOP + TITLE_H)

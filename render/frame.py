@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
-from engine.cards import AnyCard, Card
+from engine.cards import AnyCard, Card, TacticCard
 from lang import _, pgettext
 from render import text
 from render.cards import BOARD, CHIP, card_sprite, chip_width
@@ -227,9 +227,9 @@ def banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, y: int, b: Ba
     # The cauldrons, then the actions in the order played; each line of them at the right.
     parts: list[AnyCard | None] = [None] if b.cauldrons is not None else []
     parts += list(b.cards)
-    for row, ey in placed:
-        ex = m + w - 10 - sum(row)
-        for _width in row:
+    for widths, ey in placed:
+        ex: float = m + w - 10 - sum(widths)
+        for _width in widths:
             part = parts.pop(0)
             if part is None:
                 assert b.cauldrons is not None
@@ -676,7 +676,7 @@ class Side:
 
     cards: Sequence[AnyCard]
     slots: int
-    wilds: Mapping[AnyCard, Card] = field(default_factory=dict)
+    wilds: Mapping[TacticCard, Card] = field(default_factory=dict)
     dim: bool = False
     backing: str = ""  # a panel in the winner's seat colour behind their cards
     last: frozenset[str] = frozenset()  # cards the last move put here: ringed
@@ -889,7 +889,8 @@ def _side(
             paste(img, outline, box[:2])
             continue
         c = cards[k]
-        sprite = card_sprite(c, BOARD, theme, game=game, wild=side.wilds.get(c), dim=side.dim)
+        wild = side.wilds.get(c) if isinstance(c, TacticCard) else None  # only tactics are wild
+        sprite = card_sprite(c, BOARD, theme, game=game, wild=wild, dim=side.dim)
         if k >= len(side.cards):  # not on the table yet: faded
             sprite = faded(sprite)
         paste(img, sprite, box[:2])

@@ -348,7 +348,9 @@ def card_places(
     return places
 
 
-def _status(view: St1View | St2View, deciding: bool, playable: frozenset) -> tuple[str, bool]:
+def _status(
+    view: St1View | St2View, deciding: bool, playable: frozenset[AnyCard]
+) -> tuple[str, bool]:
     """The line under the title, and whether it says the player is waiting."""
     if view.outcome is not None:
         w = view.outcome.winner
@@ -378,7 +380,7 @@ def _status(view: St1View | St2View, deciding: bool, playable: frozenset) -> tup
     return playing.format(count=k, total=n), False
 
 
-def _legend(view: St1View | St2View, marks: bool, playable: frozenset) -> str:
+def _legend(view: St1View | St2View, marks: bool, playable: frozenset[AnyCard]) -> str:
     if marks and len(playable) < len(view.hand or ()):
         return _("Raised cards can be played now; dimmed ones cannot")
     return ""

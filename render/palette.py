@@ -143,7 +143,9 @@ def sheet(theme: Theme) -> Image.Image:
     for ground in grounds:
         for ink in inks:
             for f in fonts:
-                words = Image.new("RGB", (round(f.getlength(SAMPLE_WORDS)) + 4, f.size + 8), ground)
+                # Pillow types a font's size as float; ours are made from ints (text.bold).
+                size = (round(f.getlength(SAMPLE_WORDS)) + 4, int(f.size) + 8)
+                words = Image.new("RGB", size, ground)
                 text.draw(ImageDraw.Draw(words), (2, 4), SAMPLE_WORDS, f, ink)
                 s.place(words, ground)
             s.place(panel(60, 30, theme.radius, None, ink, 3, theme.supersample), ground)

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from PIL import Image, ImageColor, ImageDraw
 
@@ -365,7 +365,9 @@ def _palette(samples: Iterable[Image.Image], theme: Theme) -> list[tuple[int, in
     most: Counter[tuple[int, int, int]] = Counter()
     for img in samples:
         for n, color in img.getcolors(img.width * img.height) or ():
-            most[color] = max(most[color], n)
+            # The samples are RGB images: each colour is an (r, g, b) tuple.
+            rgb = cast(tuple[int, int, int], color)
+            most[rgb] = max(most[rgb], n)
     flat = [c for c, n in most.most_common(MAX_FLAT) if n >= FLAT_MIN]
     forced = list(dict.fromkeys([*_theme_colors(theme), *flat]))
     chosen = set(forced)

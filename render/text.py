@@ -408,7 +408,9 @@ def _drawn(
         text,
         f.size / scale,
         ink=(x0 / scale, y0 / scale, x1 / scale, y1 / scale),
-        room=None if room is None else (*(v / scale for v in room),),  # type: ignore[arg-type]
+        room=None
+        if room is None
+        else (room[0] / scale, room[1] / scale, room[2] / scale, room[3] / scale),
         image=(w / scale, h / scale),
         cut=how,
         whole=whole,

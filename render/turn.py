@@ -104,7 +104,7 @@ def _clan(d: ImageDraw.ImageDraw, card: Card, theme: Theme, W: int, H: int, s: i
 
 
 def _tactic(
-    d: ImageDraw.ImageDraw, card: AnyCard, theme: Theme, game: str, W: int, H: int, s: int
+    d: ImageDraw.ImageDraw, card: TacticCard, theme: Theme, game: str, W: int, H: int, s: int
 ) -> None:
     d.rounded_rectangle(
         (0, 0, W - 1, H - 1),

@@ -214,6 +214,7 @@ class Front:
             except discord.HTTPException:
                 log.warning("cannot reach channel %s", channel_id)
                 return None
+        # Every channel a game is in can take messages; discord.py's union includes categories.
         return channel  # type: ignore[return-value]
 
     # Hands --------------------------------------------------------------------------------------

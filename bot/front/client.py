@@ -94,6 +94,7 @@ class SchottenBot(discord.AutoShardedClient):
         self.clock = clock  # None: the system clock (tests move time by hand)
         self.seed = seed
         self.tree = app_commands.CommandTree(self)
+        # discord.py's documented way to handle a tree's errors: assign its on_error.
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         # Called before every command and autocomplete, in the task that runs it.
         self.tree.interaction_check = self._listen  # type: ignore[method-assign]
@@ -288,6 +289,7 @@ class SchottenBot(discord.AutoShardedClient):
         metrics.INTERACTIONS.labels(*_kind_and_name(interaction)).inc()
         if interaction.type is not discord.InteractionType.component:
             return
+        # discord.py types `data` as a union of TypedDicts; read here as a plain dict (.get).
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
         if not any(
@@ -364,6 +366,7 @@ def _kind_and_name(interaction: discord.Interaction) -> tuple[str, str]:
     the kind of control (the first two parts of its custom id, never its game or player)."""
     if interaction.command is not None:
         return interaction.type.name, interaction.command.qualified_name
+    # discord.py types `data` as a union of TypedDicts; read here as a plain dict (.get).
     data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
     custom_id = str(data.get("custom_id", ""))
     return interaction.type.name, ":".join(custom_id.split(":")[:2]) or "-"

@@ -43,6 +43,7 @@ class _Blueprint:
 def command_tree(client: discord.Client) -> app_commands.CommandTree[discord.Client]:
     """The bot's command tree, its callbacks never to be called."""
     tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    # A stand-in front: building the commands reads only these two attributes.
     tree.add_command(SchottenCommands(_Blueprint()))  # type: ignore[arg-type]
     tree.add_command(AdminCommands(_Blueprint()))  # type: ignore[arg-type]
     return tree

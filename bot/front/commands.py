@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
@@ -46,13 +46,23 @@ _CLOCK_NAMES = {1: "1 hour", 12: "12 hours", 24: "1 day", 72: "3 days", 168: "7 
 CLOCKS = [app_commands.Choice(name=_CLOCK_NAMES[h], value=h) for h in CLOCK_CHOICES]
 
 
-def gated(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+P = ParamSpec("P")
+
+
+def gated(
+    func: Callable[Concatenate[SchottenCommands, discord.Interaction, P], Awaitable[None]],
+) -> Callable[Concatenate[SchottenCommands, discord.Interaction, P], Coroutine[Any, Any, None]]:
     """Run a command as a request the front counts (and refuses while shutting down).
-    discord.py resolves the options' annotations in the wrapper's module: this one."""
+    discord.py resolves the options' annotations in the wrapper's module: this one.
+    Typed with the handler's own parameters (`P`), which app_commands.command checks."""
 
     @functools.wraps(func)
     async def wrapper(
-        self: SchottenCommands, interaction: discord.Interaction, *args: Any, **kwargs: Any
+        self: SchottenCommands,
+        interaction: discord.Interaction,
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
     ) -> None:
         async with self.front.working():
             await func(self, interaction, *args, **kwargs)
@@ -81,7 +91,8 @@ class SchottenCommands(app_commands.Group):
         open_to="An open challenge (no opponent) that only members of this role may accept",
         clock="Time for each move (default: the server's forfeit time)",
     )
-    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS, clock=CLOCKS)
+    @app_commands.choices(game=GAMES, role=ROLES, level=LEVELS)
+    @app_commands.choices(clock=CLOCKS)  # apart: its values are numbers, the others' text
     @gated
     async def challenge(
         self,

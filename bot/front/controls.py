@@ -54,6 +54,7 @@ FAMILY = r"(?P<family>\w+)"
 
 
 def front_of(interaction: discord.Interaction) -> ControlsFront:
+    # The client is always our SchottenBot, which holds the front; discord.py types a Client.
     return interaction.client.front  # type: ignore[attr-defined,no-any-return]
 
 
@@ -335,6 +336,7 @@ def _count(what: str, least: int, most: int) -> str:
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
+    # discord.py types `data` as a union of TypedDicts; read here as a plain dict (.get).
     data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
     return [str(v) for v in data.get("values") or []]
 

@@ -92,7 +92,7 @@ class Painter:
 
     def pids(self) -> list[int]:
         """The picture processes' ids (for the benchmarks' CPU figures and the tests)."""
-        return [pid for pool in self.pools for pid in (pool._processes or {})]  # type: ignore[attr-defined]
+        return [pid for pool in self.pools for pid in (pool._processes or {})]
 
     def pool_for(self, info: MatchInfo) -> ProcessPoolExecutor:
         """The process that draws this game's pictures."""

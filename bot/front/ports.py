@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import discord
 
 from bot.front.dm_channels import DmChannels
+from bot.front.one_at_a_time import OneAtATime
 from bot.records import ChallengeInfo, MatchInfo, MoveResult
 from bot.service import GameService
 from bot.tournament.records import TournamentInfo
@@ -65,8 +66,11 @@ class Deliverer(Protocol):
 class Pool(Protocol):
     """The computer's process pool, which the look-back commands borrow."""
 
-    pool: Executor | None
     workers: int
+
+    # Read-only here (a property): the computer holds a ProcessPoolExecutor.
+    @property
+    def pool(self) -> Executor | None: ...
 
 
 class Desk(Protocol):
@@ -126,7 +130,10 @@ class LookbackFront(Languages, Protocol):
     service: GameService
     dms: DmChannels
     heavy: asyncio.Semaphore
-    computer: Pool | None
+
+    # Read-only here (a property), so the front may hold a subtype (its own class).
+    @property
+    def computer(self) -> Pool | None: ...
 
     async def match_here(self, interaction: discord.Interaction) -> MatchInfo: ...
 
@@ -138,14 +145,22 @@ class DeskFront(Languages, Requests, Announcing, Protocol):
     client: discord.Client
     service: GameService
     tournaments: Tournaments
-    relay: Deliverer
-    desk: Desk
+
+    # Read-only here (a property), so the front may hold a subtype (its own class).
+    @property
+    def relay(self) -> Deliverer: ...
+
+    @property
+    def desk(self) -> Desk: ...
 
 
 @runtime_checkable
 class CommandsFront(LookbackFront, DeskFront, Protocol):
     """What the slash commands call: each handler is one call into the front or the
     service."""
+
+    # Held by a member's challenge until its message's id is stored (`/schotten games`).
+    posting_challenge: OneAtATime
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None: ...
 
@@ -176,7 +191,9 @@ class CommandsFront(LookbackFront, DeskFront, Protocol):
 class ControlsFront(Requests, Protocol):
     """What the persistent buttons and menus call."""
 
-    desk: Desk
+    # Read-only here (a property), so the front may hold a subtype (its own class).
+    @property
+    def desk(self) -> Desk: ...
 
     async def move_from_control(
         self, interaction: discord.Interaction, match_id: int, text: str, version: int

@@ -531,7 +531,11 @@ async def plainest(send: Form, what: str) -> discord.Message:
     """`send()` as it is; if Discord refuses it in a way a plainer form can get past (an
     invalid form; a missing permission for files or embeds), once without components, then
     once as text only. `send` takes `components` and `picture` flags."""
-    forms = ({}, {"components": False}, {"components": False, "picture": False})
+    forms: tuple[dict[str, bool], ...] = (
+        {},
+        {"components": False},
+        {"components": False, "picture": False},
+    )
     for i, form in enumerate(forms):
         try:
             return await send(**form)

@@ -76,6 +76,7 @@ async def on_click(
     of work under way (a clean stop waits for it), and any error told by `report`. `work`
     gets the front."""
     try:
+        # The client is always our SchottenBot, which holds the front; discord.py types a Client.
         front = interaction.client.front  # type: ignore[attr-defined]
         await front.listen(interaction)  # the member's language, from here on
         async with front.working():

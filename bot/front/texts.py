@@ -10,7 +10,7 @@ from babel.lists import format_list
 from bot.aborted import why_aborted
 from bot.front import game_clock_words
 from bot.front.links import jump_link
-from bot.records import ChallengeInfo, MatchInfo, MoveResult, RatingChange, Reminder
+from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult, RatingChange, Reminder
 from bot.wording import SHOW_HAND_BUTTON
 from engine.api import Playable
 from engine.outcome import Outcome
@@ -382,6 +382,13 @@ def board_refused(info: MatchInfo, code: int) -> str:
     return fill(text, channel=link, id=info.id, code=code, board=mention("board"))
 
 
+def _challenged(info: ChallengeInfo) -> Member:
+    """The member a challenge was made to, or who took it: these texts are never of an open
+    challenge nobody has taken (None)."""
+    assert info.opponent is not None
+    return info.opponent
+
+
 def challenge_text(info: ChallengeInfo) -> str:
     # TRANSLATORS: {challenge} is "Alice challenges Bob to Schotten Totten, Tactics";
     # <t:{expires}:R> is shown by Discord as "in 10 minutes"; {accept} is the command
@@ -391,7 +398,7 @@ def challenge_text(info: ChallengeInfo) -> str:
             "<@{user}>: {challenge}! Accept or decline below (or {accept})."
             " The challenge expires <t:{expires}:R>."
         ),
-        user=info.opponent.id,
+        user=_challenged(info).id,
         challenge=localise(info.describe()),
         expires=int(info.expires_at),
         accept=mention("accept"),
@@ -412,13 +419,13 @@ def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
     if thread is not None:
         return fill(
             _("{player} accepted: {challenge}. The game is on in {thread}!"),
-            player=info.opponent.name,
+            player=_challenged(info).name,
             challenge=challenge,
             thread=thread,
         )
     return fill(
         _("{player} accepted: {challenge}. The game is on!"),
-        player=info.opponent.name,
+        player=_challenged(info).name,
         challenge=challenge,
     )
 
@@ -426,7 +433,7 @@ def accepted(info: ChallengeInfo, thread: str | None = None) -> str:
 def declined(info: ChallengeInfo) -> str:
     return fill(
         _("{player} declined: {challenge}."),
-        player=info.opponent.name,
+        player=_challenged(info).name,
         challenge=localise(info.describe()),
     )
 
@@ -452,7 +459,7 @@ def thread_name(info: ChallengeInfo) -> str:
         name = fill(
             _("{challenger} vs {opponent}"),
             challenger=info.challenger.name,
-            opponent=info.opponent.name,
+            opponent=_challenged(info).name,
         )
     return name[:90]
 

@@ -249,7 +249,10 @@ class TournamentCommands(app_commands.Group):
             t = await self._pick(interaction, tournament)
             with speaking(await self.front.server_language(t.guild_id)):  # a public post
                 text, file = await self.front.desk.standings_message(t, page)
-            await interaction.followup.send(text, file=file, allowed_mentions=QUIET)
+            if file is None:  # not started: a line, no picture (discord.py takes no file=None)
+                await interaction.followup.send(text, allowed_mentions=QUIET)
+            else:
+                await interaction.followup.send(text, file=file, allowed_mentions=QUIET)
 
     @app_commands.command(description="A round's pairings and results")
     @app_commands.describe(round="Which round (the current one, if left out)", tournament="Which")

@@ -65,7 +65,7 @@ class SimPlayer:
         )
         if not choices:
             raise RuntimeError(f"{self.member.name} was offered no move")
-        values = [c["value"] for c in choices]
+        values: list[str] = [c["value"] for c in choices]  # a move's choices carry text
         preferred = [v for v in values if v.startswith(PREFERRED)]
         pick = preferred[0] if preferred else self.rng.choice(values)
         typed = pick
@@ -122,7 +122,8 @@ class SimPlayer:
                 handle = await self.member.click(message, what)
                 await handle.ack(timeout=15)
                 await handle.update(timeout=15)
-                return what.split(":", 4)[4]
+                button: str = what  # a button's custom id (the "button" options above)
+                return button.split(":", 4)[4]
             if kind == "step":
                 handle = await self.member.click(message, what)
             else:

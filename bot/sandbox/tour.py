@@ -243,15 +243,18 @@ async def _tournament(tour: Tour) -> None:
         await handle.reply(timeout=15)
     await tour.ask(tour.alice, "tournament", "join")
     await tour.ask(tour.alice, "tournament", "start", top=ADMIN)
-    (t,) = await tour.bot.front.tournaments.live(tour.guild.id)
+    front = tour.bot.front
+    assert front is not None  # made when the bot starts, before the tour
+    tournaments = front.tournaments
+    (t,) = await tournaments.live(tour.guild.id)
     players = {m.id: tour.player(m) for m in (tour.alice, tour.bob, tour.carol)}
     played: set[int] = set()
     deadline = asyncio.get_running_loop().time() + SLOW * 2
     while True:
-        t = await tour.bot.front.tournaments.get(t.id)
+        t = await tournaments.get(t.id)
         if t.status == "finished":
             break
-        games = await tour.bot.front.tournaments.pairings(t.id, t.round)
+        games = await tournaments.pairings(t.id, t.round)
         ready = [g.match_id for g in games if g.match_id is not None and g.match_id not in played]
         for match_id in ready:
             await play_to_the_end(tour.bot, tour.emu, players, match_id)

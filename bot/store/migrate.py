@@ -291,7 +291,8 @@ async def _batches(
     order = ", ".join(key)
     after: tuple[object, ...] | None = None
     while True:
-        where, params = "", (batch,)
+        where = ""
+        params: tuple[object, ...] = (batch,)
         if after is not None:
             where = f" WHERE ({order}) > ({', '.join('?' * len(key))})"
             params = (*after, batch)

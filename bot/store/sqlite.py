@@ -134,7 +134,8 @@ class SqliteStore(Store):
         async with self._lock:
             try:
                 await self._writer.executescript(script)
-                broken = await self._writer.execute_fetchall("PRAGMA foreign_key_check")
+                # aiosqlite types the rows as an Iterable; they are a list (len below).
+                broken = list(await self._writer.execute_fetchall("PRAGMA foreign_key_check"))
                 if broken:
                     raise sqlite3.IntegrityError(
                         f"migration {number} would break {len(broken)} foreign key(s)"

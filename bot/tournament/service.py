@@ -474,9 +474,9 @@ class Tournaments:
             out.append((infos[tid], _pairing(r)))
         return out
 
-    async def start_game(self, p: Pairing, channel_id: int) -> MatchInfo | None:
-        """The match of a pairing, in `channel_id` (its thread); None if another process or
-        an earlier try started it (the caller then removes its thread)."""
+    async def start_game(self, p: Pairing, channel_id: int) -> MatchInfo:
+        """The match of a pairing, in `channel_id` (its thread); refused (`Refused`) if another
+        process or an earlier try started it (the caller then removes its thread)."""
         t = await self.get(p.tournament_id)
         assert p.second_id is not None
         async with self.store.transaction() as tx:

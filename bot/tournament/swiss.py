@@ -249,7 +249,7 @@ class _Round:
     def pairable(self, vertices: list[int]) -> bool:
         if len(vertices) % 2:
             return False
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(vertices)
         graph.add_edges_from(
             (a, b) for i, a in enumerate(vertices) for b in vertices[i + 1 :] if self.free(a, b)
@@ -263,7 +263,7 @@ DOWN: Final = -2  # a bracket's vertex for the player who moves on down
 
 def _match(costs: dict[tuple[int, int], tuple[int, ...]], pairs: int) -> dict[int, int]:
     weights = _weights(costs, pairs)
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
     partner: dict[int, int] = {}
     for a, b in nx.max_weight_matching(graph, maxcardinality=True):

@@ -124,10 +124,10 @@ def standings(
     for p in players:
         by_round[p]
     for g in history:
-        for p in (g.first, g.second):
-            if p is not None:
-                by_round[p][g.round] = g
-                points[p] += g.points_of(p)
+        for seat in (g.first, g.second):
+            if seat is not None:
+                by_round[seat][g.round] = g
+                points[seat] += g.points_of(seat)
     rounds = max((g.round for g in history), default=0)
     tiebreaks = _tiebreaks(fmt, players, by_round, points, rounds, frozenset(withdrawn))
     ordered = sorted(players, key=lambda p: (-points[p], *(-t for t in tiebreaks[p]), p))

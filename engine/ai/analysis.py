@@ -142,8 +142,9 @@ def hint(view: AnyView, level: str = "normal", *, seed: int = 0) -> Hint:
     for _ in range(HINT_WORLDS):
         world = sample_world(view, rng)
         move = next(m for m in world.legal_moves() if str(m) == root.move)
-        world.apply(move)
-        total += rules.value(world)
+        # `move` is one of this world's own legal moves, and `rules` this world's game's.
+        world.apply(move)  # type: ignore[arg-type]
+        total += rules.value(world)  # type: ignore[arg-type]
     return Hint(root.move, _chance(total / HINT_WORLDS))
 
 

@@ -52,8 +52,19 @@ class Palette:
 class Supply:
     """One player's availabilities, with what every outlook reuses worked out once."""
 
-    __slots__ = ("_at_least", "_colors", "_memo", "any_value", "avail", "by_color", "high", "low")
-    __slots__ += ("empties", "empty_key", "palette")
+    __slots__ = (
+        "_at_least",
+        "_colors",
+        "_memo",
+        "any_value",
+        "avail",
+        "by_color",
+        "empties",
+        "empty_key",
+        "high",
+        "low",
+        "palette",
+    )
 
     def __init__(
         self,

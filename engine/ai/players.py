@@ -68,10 +68,9 @@ class HeuristicPlayer:
 
     def decide(self, view: AnyView, *, seed: int) -> str:
         world = sample_world(view, random.Random(seed))
-        moves = world.legal_moves()
         if isinstance(world, St1Game):
-            return str(st1_heuristic.choose(world, moves))
-        return str(st2_heuristic.choose(world, moves))
+            return str(st1_heuristic.choose(world, world.legal_moves()))
+        return str(st2_heuristic.choose(world, world.legal_moves()))
 
 
 class SearchPlayer:

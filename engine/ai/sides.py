@@ -16,10 +16,10 @@ class SideFacts:
 
     def __init__(self, side: Sequence[AnyCard], other: Sequence[AnyCard], size: int) -> None:
         reals = [c for c in side if c.__class__ is Card]
-        values = [c.value for c in reals]  # type: ignore[union-attr]
+        values = [c.value for c in reals]
         self.values = values
-        first = reals[0].color if reals else None  # type: ignore[union-attr]
-        self.color = first if all(c.color is first for c in reals) else None  # type: ignore[union-attr]
+        first = reals[0].color if reals else None
+        self.color = first if all(c.color is first for c in reals) else None
         self.lo = min(values, default=0)
         self.hi = max(values, default=0)
         self.same = values[0] if values and all(v == values[0] for v in values) else None

@@ -13,6 +13,7 @@ Only what the player may see is used; a world's hidden cards never change a scor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.ai.outlook import Supply
 from engine.ai.sides import SideFacts
@@ -65,7 +66,9 @@ def rank_moves(
     p = game.turn
     judge = judge if judge is not None and judge.p == p else Evaluator(p)
     if game.phase is Phase.RECRUIT_RETURN:
-        scored = [(_after_return(game, judge, m), m) for m in moves if isinstance(m, Return)]
+        scored: list[tuple[float, Move]] = [
+            (_after_return(game, judge, m), m) for m in moves if isinstance(m, Return)
+        ]
     else:
         scored = _judge(game, judge, moves)
     scored.sort(key=lambda t: -t[0])
@@ -181,16 +184,17 @@ def quick_order(game: Game, moves: Sequence[Move]) -> list[Move]:
 def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> float:
     """`move`'s rough score; `sides` keeps each stone's `Side` for the other moves judged."""
     if move.__class__ is Play:
-        card = move.card  # type: ignore[attr-defined]
+        card = move.card
         if card.__class__ is Card:
-            side = sides.get(move.place)  # type: ignore[attr-defined]
+            side = sides.get(move.place)
             if side is None:
-                stone = game.stones[move.place - 1]  # type: ignore[attr-defined]
+                stone = game.stones[move.place - 1]
                 side = sides[stone.number] = Side(
                     stone.sides[p], stone.sides[1 - p], stone.size, stone.rules.types
                 )
             return side.fit(card)
-        return 0.3 if card.kind in MODES else 0.7
+        # Not a Card (checked by class above, for speed), so AnyCard's other member.
+        return 0.3 if cast(TacticCard, card).kind in MODES else 0.7
     if isinstance(move, Claim):
         return 10.0
     if isinstance(move, Return):  # keep the best cards: give back the lowest

@@ -143,7 +143,7 @@ class Evaluator:
         return found[1]
 
     def _provable(self, tile: Tile, owner: int, pool: Pool) -> bool:
-        key = (tuple(tile.sides[0]), tuple(tile.sides[1]), tile.rules, owner)
+        key: tuple[object, ...] = (tuple(tile.sides[0]), tuple(tile.sides[1]), tile.rules, owner)
         key += (self._signature(pool),)
         found = self._proofs.get(key)
         if found is None:

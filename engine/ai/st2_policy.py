@@ -66,7 +66,9 @@ def rank_moves(
     assert p is not None
     judge = judge if judge is not None and judge.p == p else Evaluator(p)
     if game.phase is Phase.EXCHANGE:
-        scored = [(_after_give(game, judge, m), m) for m in moves if isinstance(m, Give)]
+        scored: list[tuple[float, Move]] = [
+            (_after_give(game, judge, m), m) for m in moves if isinstance(m, Give)
+        ]
     else:
         scored = _judge(game, judge, moves)
     scored.sort(key=lambda t: -t[0])
@@ -209,12 +211,12 @@ def quick_order(game: Game, moves: Sequence[Move]) -> list[Move]:
 def _quick_score(game: Game, p: int, move: Move, sides: dict[int, Side]) -> float:
     """`move`'s rough score; `sides` keeps each tile's `Side` for the other moves judged."""
     if move.__class__ is Play:
-        card = move.card  # type: ignore[attr-defined]
+        card = move.card
         if card.__class__ is not Card:
             return 0.7
-        side = sides.get(move.place)  # type: ignore[attr-defined]
+        side = sides.get(move.place)
         if side is None:
-            tile = game.tiles[move.place - 1]  # type: ignore[attr-defined]
+            tile = game.tiles[move.place - 1]
             side = sides[tile.number] = Side(tile.sides[p], tile.sides[1 - p], tile.rules)
         return side.fit(card)
     if isinstance(move, Control):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import ST1_COLORS, ST1_VALUES, AnyCard, Card, Tactic, TacticCard
 from engine.errors import InvalidMoveError
-from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, Slot, Wild
+from engine.formations import ALL_TYPES, SUM_ONLY, FormationRules, FormationType, Slot, Wild
 from engine.phrases import Phrase, say
 from engine.places import Place
 
@@ -51,6 +51,7 @@ class Options:
     @staticmethod
     def from_json(data: dict[str, object]) -> Options:
         first = data.get("first_player")
+        # The stored value is what `to_json` wrote from an `int | None`.
         return Options.from_variant(str(data["variant"]), first_player=first)  # type: ignore[arg-type]
 
 
@@ -108,8 +109,8 @@ class Stone(Place):
     modes: list[TacticCard] = field(default_factory=list)
     claimed_by: int | None = None
     # Derived from `modes` by `set_modes`; kept as attributes because every move reads them.
-    rules: FormationRules = field(default_factory=lambda: _RULES[(3, ALL_TYPES)])  # type: ignore[assignment]
-    size: int = 3  # type: ignore[assignment]
+    rules: FormationRules = field(default_factory=lambda: _RULES[(3, ALL_TYPES)])
+    size: int = 3
 
     def set_modes(self, modes: list[TacticCard]) -> None:
         """Put combat modes on the stone (RULINGS ST1-12)."""
@@ -129,7 +130,7 @@ class Stone(Place):
         return (*self.sides[0], None, *self.sides[1], None, *self.modes)
 
 
-_RULES = {
+_RULES: dict[tuple[int, frozenset[FormationType]], FormationRules] = {
     (size, types): FormationRules(size, types) for size in (3, 4) for types in (ALL_TYPES, SUM_ONLY)
 }
 STONE_RULES = tuple(_RULES.values())  # every rule set a stone may have

@@ -555,6 +555,7 @@ class Game(CardGame):
         game = cls(Options.from_json(data["options"]), int(data["seed"]))
         game.rng.state = int(data["rng"])
         game.first_player = int(data["first_player"])
+        # The codes are what `to_json` wrote from these very lists: each holds the kind it held.
         game.deck = [card_from_code(c) for c in data["deck"]]  # type: ignore[misc]
         game.tactic_deck = [card_from_code(c) for c in data["tactic_deck"]]  # type: ignore[misc]
         game.hands = tuple([card_from_code(c) for c in h] for h in data["hands"])  # type: ignore[assignment]

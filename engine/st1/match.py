@@ -188,7 +188,7 @@ class Match(MatchPlay):
         self.rounds: list[RoundResult] = []
         self.outcome: Outcome | None = None
         self._earlier_log: list[tuple[int, str]] = []  # moves of the finished rounds
-        self.game = Game.new(options, self._round_seed(0))
+        self.game: Game = Game.new(options, self._round_seed(0))
 
     @classmethod
     def new(
@@ -271,7 +271,9 @@ class Match(MatchPlay):
 
     def view(self, player: int | None) -> View:
         info = MatchInfo(self.match.describe(), self.round_number, self.scores)
-        return dataclasses.replace(self.game.view(player), match=info)
+        # Game.view is typed Any (its View is imported late, against an import circle).
+        view: View = self.game.view(player)
+        return dataclasses.replace(view, match=info)
 
     # Storage -------------------------------------------------------------------------------------
 

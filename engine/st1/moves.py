@@ -23,14 +23,13 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from engine.cards import AnyCard
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, quote
+
+# Done, Draw, Pass, Play and Resign are re-exported (`X as X`): engine.st1 offers them as its own.
+from engine.moves import Done as Done
+from engine.moves import Draw as Draw
 from engine.moves import (
-    Done,
-    Draw,
     Notation,
-    Pass,
-    Play,
-    Resign,
     at,
     card_list,
     is_number_word,
@@ -39,9 +38,11 @@ from engine.moves import (
     parse_draw,
     parse_play,
     parse_taking,
-    quote,
     words_of,
 )
+from engine.moves import Pass as Pass
+from engine.moves import Play as Play
+from engine.moves import Resign as Resign
 from engine.phrases import say
 
 DECKS = ("clan", "tactic")

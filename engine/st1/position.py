@@ -29,6 +29,8 @@ only deck, a forced pass) happens at once, as in play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import (
     AnyCard,
     Card,
@@ -75,7 +77,7 @@ def parse_position(text: str) -> Game:
     for n, line in sorted(stones.items()):
         _parse_stone(game, n, line)
         stone = game.stones[n - 1]
-        placed.extend(stone.sides[0] + stone.sides[1] + stone.modes)
+        placed.extend([*stone.sides[0], *stone.sides[1], *stone.modes])
     game.discard = read_cards(value("discard"), fields.get("discard", ""))
     placed.extend(game.discard)
     empty_deck = value("deck").lower() == "empty"
@@ -218,5 +220,5 @@ def format_position(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _codes(cards: list[AnyCard] | list[Card]) -> str:
+def _codes(cards: Sequence[AnyCard]) -> str:
     return " ".join(card_code(c) for c in cards) or "-"

@@ -69,6 +69,7 @@ class Options:
     @staticmethod
     def from_json(data: dict[str, object]) -> Options:
         attacker = data.get("attacker")
+        # The stored value is what `to_json` wrote from an `int | None`.
         return Options.from_variant(str(data["variant"]), attacker=attacker)  # type: ignore[arg-type]
 
 

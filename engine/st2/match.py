@@ -155,7 +155,7 @@ class Match(MatchPlay):
         self.results: list[SiegeResult] = []
         self.outcome: Outcome | None = None
         self._earlier_log: list[tuple[int, str]] = []
-        self.game = Game.new(options, seed)
+        self.game: Game = Game.new(options, seed)
 
     @classmethod
     def new(cls, options: Options | None = None, *, revenge: bool = False, seed: int = 0) -> Match:
@@ -207,7 +207,8 @@ class Match(MatchPlay):
         events.append(RevengeEnded(self.outcome, how))
 
     def view(self, player: int | None) -> View:
-        view = self.game.view(player)
+        # Game.view is typed Any (its View is imported late, against an import circle).
+        view: View = self.game.view(player)
         if not self.revenge:
             return view
         first = self.results[0].outcome.winner if self.results else None

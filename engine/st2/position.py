@@ -80,6 +80,7 @@ def parse_position(text: str) -> Game:
         acts = read_cards(value(key), fields.get(key, key))
         if any(not (isinstance(c, TacticCard) and c.kind in ACTIONS) for c in acts):
             raise PositionError(f"{fields[key]!r}: only action cards are kept beside a player")
+        # Only action TacticCards here (checked just above).
         game.actions[p].extend(acts)  # type: ignore[arg-type]
         placed += acts
     deck_text, tactic_text = value("deck"), value("tactic deck")
@@ -100,6 +101,7 @@ def parse_position(text: str) -> Game:
         raise PositionError("the siege deck holds only siege cards")
     rng = Rng(game.seed)
     rest = shuffled([c for c in siege_deck() if c not in placed], rng)
+    # Only siege Cards here (`top` checked above; `rest` from the siege deck).
     game.deck = ([] if deck_text == "empty" else rest) + [c for c in reversed(top)]  # type: ignore[misc]
     if options.tactics:
         rest_t = shuffled([c for c in tactic_deck() if c not in placed], rng)

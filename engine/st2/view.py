@@ -157,7 +157,7 @@ def make_view(game: Game, viewer: int | None) -> View:
                 t.first_complete(),
                 (forms[0], forms[1]),
                 ending[1] if ending and ending[0] == t.number else None,
-                bool(ending) and ending[0] == t.number and ending[2],
+                ending is not None and ending[0] == t.number and ending[2],
             )
         )
     hand = None
