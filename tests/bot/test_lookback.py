@@ -7,6 +7,7 @@ import random
 from PIL import Image
 
 from bot import lookback
+from bot.notation import in_words
 from bot.sandbox import running_bot, wait_for_game
 from bot.time_source import ManualClock
 from discord_loopback import Emulator
@@ -138,7 +139,9 @@ async def test_an_analysis_shows_progress_a_chart_and_the_costliest_moves(world)
         for embed in message.embeds[1:]:
             number = int(embed["title"].split("Move ")[1].split(" ")[0])
             row = log[number - 1]
-            assert row["seat"] == seat and embed["title"].endswith(row["text"])
+            # The title names tactic cards by their printed names (`banshee` -> `Banshee`).
+            said = in_words(row["text"], info.spec.game, "en")
+            assert row["seat"] == seat and embed["title"].endswith(said)
         await emu.assert_all_acknowledged()
 
 
