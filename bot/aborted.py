@@ -1,4 +1,4 @@
-"""Aborted games (README R-28): a game between two members that ends by resignation or on
+"""Aborted games (rules notes R-28): a game between two members that ends by resignation or on
 time before both have made a move of their own is aborted, as correspondence sites do: no
 winner, no rating change, not a win or a loss. A game abandoned unplayed (a tournament's
 deadline when nobody moved, a server that removed the bot) counts the same way."""
@@ -15,13 +15,13 @@ ABORTED = "ABORTED"  # matches.termination of an aborted game (winner NULL, rate
 ABANDONED = "ABANDONED"  # matches.termination of a game ended unplayed (bot/refusals.py)
 # Stored terminations of games that are no result: no win, loss or draw in a record.
 NO_RESULT = frozenset({ABORTED, ABANDONED})
-# The log's entries that are not a move of the player's own (README R-28).
+# The log's entries that are not a move of the player's own (rules notes R-28).
 _NOT_A_MOVE = frozenset({"resign", "timeout"})
 
 
 def both_moved(log: Iterable[tuple[int, str]]) -> bool:
     """Whether both seats made a move of their own. The log holds only the moves a player
-    chose (the automatic steps of README R-3 are not logged); a resignation or the clock's
+    chose (the automatic steps of rules notes R-3 are not logged); a resignation or the clock's
     `timeout` is not a move of one's own."""
     return {seat for seat, text in log if text not in _NOT_A_MOVE} >= {0, 1}
 

@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="schotten-bot",
         description="Schotten Totten and Schotten Totten 2 on Discord.",
-        epilog="See README.md for setting up the bot's Discord application.",
+        epilog="See docs/running.md for setting up the bot's Discord application.",
     )
     # No metavar: argparse lists every command added below, so the usage line cannot forget one.
     sub = parser.add_subparsers(dest="command", required=True)

@@ -48,7 +48,7 @@ async def leaderboard(store: Store, guild_id: int, game: str, page: int = 1) -> 
 
 
 def _result(row: Row, user_id: int) -> str:
-    """win, loss, draw, or aborted (no result: README R-28)."""
+    """win, loss, draw, or aborted (no result: rules notes R-28)."""
     if row["termination"] in NO_RESULT:
         return "aborted"
     seat = 0 if row["player0_id"] == user_id and row["ai_seat"] != 0 else 1
@@ -94,7 +94,7 @@ async def player_stats(
     store: Store, guild_id: int, user_id: int, *, against: int | None = None, recent: int = 5
 ) -> PlayerStats:
     """Games, wins, losses, streak, ratings, results per variant, record against a player."""
-    # An aborted game is no result: not in the records nor the streak (README R-28).
+    # An aborted game is no result: not in the records nor the streak (rules notes R-28).
     rows = [
         r
         for r in await store.finished_matches_of(guild_id, user_id)

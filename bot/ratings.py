@@ -2,8 +2,8 @@
 
 Players are ranked by openskill's `ordinal`, the conservative estimate mu - 3 sigma: a new
 player starts at 0 and one lucky win does not put anyone at the top. People see it on a
-familiar scale (README R-22): 1000 + 40 x ordinal, so a new player shows 1000, a first win
-about 1100 and a first loss about 940; never below 0. A rating is provisional (README R-29)
+familiar scale (rules notes R-22): 1000 + 40 x ordinal, so a new player shows 1000, a first win
+about 1100 and a first loss about 940; never below 0. A rating is provisional (rules notes R-29)
 for about its first five games.
 """
 
@@ -19,7 +19,7 @@ _MODEL = PlackettLuce()
 BASE = 1000  # what a new player shows
 SCALE = 40  # shown points per unit of ordinal
 
-# Provisional (README R-29): openskill's uncertainty sigma starts at 25/3 (8.33) and falls with
+# Provisional (rules notes R-29): openskill's uncertainty sigma starts at 25/3 (8.33) and falls with
 # each game: about 7.39 after four games between new players, 7.18 after five. Above this
 # threshold a rating is provisional, marked "1100?" on the leaderboard and in stats.
 PROVISIONAL_SIGMA = 7.25
@@ -58,7 +58,7 @@ class Rating:
 
     @property
     def provisional(self) -> bool:
-        """Still too uncertain to trust: too few games yet (README R-29)."""
+        """Still too uncertain to trust: too few games yet (rules notes R-29)."""
         return self.sigma > PROVISIONAL_SIGMA
 
     def marked(self) -> str:

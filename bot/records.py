@@ -111,7 +111,7 @@ class MatchInfo:
 
     @property
     def aborted(self) -> bool:
-        """Ended before both players moved: no result, no rating change (README R-28)."""
+        """Ended before both players moved: no result, no rating change (rules notes R-28)."""
         return self.termination == ABORTED
 
     def seat_of(self, user_id: int) -> int | None:

@@ -787,7 +787,7 @@ class GameService:
         finished: tuple[float, int | None, str] | None = None
         aborted = aborts(match, info.ai_seat)
         if aborted:
-            finished = (now, None, ABORTED)  # no winner, unrated (README R-28)
+            finished = (now, None, ABORTED)  # no winner, unrated (rules notes R-28)
             # "Alice wins the game" is the engine's; the turn's line says it was aborted.
             events = [e for e in events if not isinstance(e, GameEnded)]
         elif match.is_over:

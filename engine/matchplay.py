@@ -51,7 +51,7 @@ class MatchPlay:
             raise GameError(say("The match is over."))
         events = self.game.apply(move, player)
         if self.game.outcome is not None:
-            # README R-4: resigning (or running out of time) gives up the whole match.
+            # rules notes R-4: resigning (or running out of time) gives up the whole match.
             self._game_over(events, walked_away=isinstance(move, Resign))
         return events
 

@@ -26,7 +26,7 @@ class Termination(enum.Enum):
     RESIGNED = "resignation"
     TIMEOUT = "time ran out"
     # Never reached by a game: what the bot's pictures show of a game it aborted (resigned
-    # or lost on time before both players moved, README R-28), which the engine lost.
+    # or lost on time before both players moved, rules notes R-28), which the engine lost.
     ABORTED = "aborted, unrated"
 
     @property

@@ -1,6 +1,6 @@
 """Finding a named card in a hand, on the board or in a pile, for both games.
 
-The two Jokers are interchangeable (README R-6), so a text naming "joker" means the
+The two Jokers are interchangeable (rules notes R-6), so a text naming "joker" means the
 lowest-numbered Joker where it looks. Always resolving the same way makes every move's
 canonical text replay to exactly the same state.
 """

@@ -527,7 +527,7 @@ def result_word(result: str) -> str:
         return pgettext("game result", "loss")
     if result == "draw":
         return pgettext("game result", "draw")
-    if result == "aborted":  # no result, unrated (README R-28)
+    if result == "aborted":  # no result, unrated (rules notes R-28)
         return pgettext("game result", "aborted")
     return result
 

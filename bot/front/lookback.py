@@ -147,7 +147,7 @@ def _title(game: Finished) -> str:
         "first": a,
         "second": b,
     }
-    if info.aborted:  # resigned or lost on time before both moved (README R-28)
+    if info.aborted:  # resigned or lost on time before both moved (rules notes R-28)
         return fill(
             _("Game #{game_id} · {description} · {first} against {second}, aborted"), **values
         )

@@ -48,7 +48,7 @@ def draw(
 ) -> bytes:
     """The board as everyone may see it (`seat` None), or a seat's turn picture: the board
     from their side with their hand under it, so that on a phone the DM alone is enough to
-    decide (render/turn.py). `aborted`: the game has no result (README R-28), whatever the
+    decide (render/turn.py). `aborted`: the game has no result (rules notes R-28), whatever the
     engine's outcome says."""
     from render import render_board, render_turn
 

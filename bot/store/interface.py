@@ -784,7 +784,7 @@ class Store:
         return changed == 1
 
     async def set_unrated(self, tx: Tx, match_id: int) -> None:
-        """The match changes no rating (an aborted game, README R-28)."""
+        """The match changes no rating (an aborted game, rules notes R-28)."""
         await tx.execute("UPDATE matches SET rated = 0 WHERE id = ?", (match_id,))
 
     async def write_move(self, tx: Tx, w: MoveWrite) -> list[int] | None:

@@ -559,7 +559,7 @@ class Tournaments:
                 points, forfeit = (0.0, 0.0), True  # nobody moved: a double forfeit
             elif r["termination"] == ABORTED:
                 # Resigned before both moved: unrated, but the tournament cannot replay it,
-                # so it is lost by forfeit by the player who resigned (README R-28).
+                # so it is lost by forfeit by the player who resigned (rules notes R-28).
                 outcome = (await self.games.match(r["match_id"])).match.outcome
                 won = outcome.winner if outcome is not None else None
                 points = (1.0, 0.0) if won == 0 else (0.0, 1.0) if won == 1 else (0.0, 0.0)

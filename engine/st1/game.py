@@ -431,7 +431,7 @@ class Game(CardGame):
         return Outcome(self.last_claimer, Termination.NO_MOVES_LAST_CLAIM)
 
     def _draw_choices(self, p: int) -> list[str]:
-        """Decks to refill from (README R-1: only while the hand is short)."""
+        """Decks to refill from (rules notes R-1: only while the hand is short)."""
         if len(self.hands[p]) >= self.options.hand_size:
             return []
         return self._decks_with_cards()

@@ -245,7 +245,7 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
     kinds_seen: set[Tactic] = set()
     for card in sort_cards(c for c in game.hands[p] if isinstance(c, TacticCard)):
         if card.kind in kinds_seen:
-            continue  # the two Jokers are interchangeable (README R-6)
+            continue  # the two Jokers are interchangeable (rules notes R-6)
         kinds_seen.add(card.kind)
         kind = card.kind
         if kind in ELITE:

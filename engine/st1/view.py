@@ -73,7 +73,7 @@ class View:
     match: MatchInfo | None = None
     # Public facts that a computer player needs to rebuild a game consistent with this view
     # (everyone saw them happen, but the table alone no longer shows them):
-    jokers_played: tuple[bool, bool] = (False, False)  # RULINGS ST1-11, README R-9
+    jokers_played: tuple[bool, bool] = (False, False)  # RULINGS ST1-11, rules notes R-9
     last_claimer: int | None = None  # who claimed the most recent stone (RULINGS ST1-9)
     recruit_left: int = 0  # Recruiter draws still to make (RULINGS ST1-13)
     # The viewer's own cards drawn by their Recruiter, until they return two (marked as new).

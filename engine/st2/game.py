@@ -211,7 +211,7 @@ class Game(CardGame):
         return self.legal_moves() == [_PASS]
 
     def _may_pass(self, p: int, plays: Sequence[Play]) -> bool:
-        """README R-14: pass only when no siege card can be played, and for the Attacker only
+        """rules notes R-14: pass only when no siege card can be played, and for the Attacker only
         when no retreat could make room either."""
         if plays:
             return False
@@ -369,7 +369,7 @@ class Game(CardGame):
 
     def place_card(self, tile: Tile, p: int, card: AnyCard, events: list[Event]) -> None:
         """Put a card on p's side of a tile; a 0 meeting the 11 of its colour across the tile
-        (or an 11 meeting the 0) discards both (RULINGS ST2-5, README R-15)."""
+        (or an 11 meeting the 0) discards both (RULINGS ST2-5, rules notes R-15)."""
         tile.sides[p].append(card)
         if isinstance(card, Card) and card.value in (0, 11):
             match = Card(card.color, 11 - card.value)
@@ -489,7 +489,7 @@ class Game(CardGame):
                 self.phase = Phase.DRAW
             elif self.phase is Phase.DRAW:
                 if len(self.hands[p]) < self.options.hand_size and not self.deck:
-                    # RULINGS ST2-8, README R-13: a draw from an empty siege deck ends the game.
+                    # RULINGS ST2-8, rules notes R-13: drawing from an empty siege deck ends it.
                     self._finish(Outcome(self.defender, Termination.DECK_EMPTY), events)
                     return
                 choices = self._draw_choices(p)

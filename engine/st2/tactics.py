@@ -64,7 +64,7 @@ def tactic_moves(game: Game, p: int) -> list[Move]:
     seen: set[Tactic] = set()
     for card in sort_cards(c for c in game.hands[p] if isinstance(c, TacticCard)):
         if card.kind in seen:
-            continue  # the two Jokers are interchangeable (README R-6)
+            continue  # the two Jokers are interchangeable (rules notes R-6)
         seen.add(card.kind)
         kind = card.kind
         if kind in ELITE:
@@ -272,7 +272,7 @@ def _support(game: Game, p: int, move: Support, events: list[Event]) -> None:
     _spend(game, p, card, action=True)
     for c in chosen:
         game.discard.remove(c)
-        # README R-16: each card goes back into its own deck, shuffled by the game's seeded
+        # rules notes R-16: each card goes back into its own deck, shuffled by the game's seeded
         # random source so that replays stay identical.
         if isinstance(c, Card):
             game.deck.append(c)

@@ -64,7 +64,7 @@ async def world(bot_database, request):
 
 async def both_move(service, match_id):
     """Each player makes a move of their own (the first legal one), so that a resignation
-    or the clock ends the game rated rather than aborted (README R-28)."""
+    or the clock ends the game rated rather than aborted (rules notes R-28)."""
     moved: set[int] = set()
     while moved != {0, 1}:
         info = await service.match(match_id)

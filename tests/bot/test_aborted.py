@@ -1,4 +1,4 @@
-"""Aborted games and provisional ratings (README R-28, R-29): a game resigned or lost on
+"""Aborted games and provisional ratings (rules notes R-28, R-29): a game resigned or lost on
 time before both players moved changes no rating and is no win or loss; a new player's
 rating is marked provisional until it settles. Real stores (SQLite and PostgreSQL)."""
 

@@ -24,7 +24,7 @@ async def test_the_emulators_answers_follow_the_description(tmp_path):
             handle = await bob.slash(("schotten", "resign"), where=thread)
             confirm = await handle.reply()
             await (await bob.click(confirm, label="Yes, resign")).ack()
-            # Bob never moved: the game is aborted (README R-28).
+            # Bob never moved: the game is aborted (rules notes R-28).
             await emu.wait_for_message(lambda m: "game is aborted" in m.content, timeout=10)
             await asyncio.sleep(0.2)
             await emu.assert_all_acknowledged()

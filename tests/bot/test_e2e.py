@@ -245,7 +245,7 @@ async def test_old_buttons_work_after_a_restart(world):
 
 async def both_move_by_command(bot, emu, info, members):
     """Each player makes a move of their own with /schotten move (the first legal one), so
-    that a resignation is rated rather than aborted (README R-28)."""
+    that a resignation is rated rather than aborted (rules notes R-28)."""
     thread = emu.world.channel(info.channel_id)
     moved = set()
     while moved != {0, 1}:
@@ -276,7 +276,7 @@ async def test_leaderboard_stats_and_history_afterwards(world):
         text = board.embed_text()
         assert text.index("Alice") < text.index("Bob")
         # Ratings on the familiar scale: a new player has 1000; one game is "1 rated game".
-        # After one game both are provisional (README R-29): "1100?", and a footnote.
+        # After one game both are provisional (rules notes R-29): "1100?", and a footnote.
         (alice_line,) = [line for line in text.splitlines() if "Alice" in line]
         (bob_line,) = [line for line in text.splitlines() if "Bob" in line]
         assert re.fullmatch(r"\*\*1\.\*\* Alice: 1[01]\d\d\? \(1 rated game\)", alice_line)
@@ -302,7 +302,7 @@ async def test_leaderboard_stats_and_history_afterwards(world):
 
 
 async def test_a_resign_at_move_one_is_aborted_everywhere(world):
-    # README R-28: resigned before both players moved, the game is aborted: no winner, no
+    # rules notes R-28: resigned before both players moved, the game is aborted: no winner, no
     # rating change, no win or loss, and every place that shows its result says so.
     emu, guild, alice, bob, _, db = world
     async with running_bot(emu, db) as bot:
@@ -389,7 +389,7 @@ async def test_reminders_and_forfeits_reach_the_channel(world):
             lambda m: "ran out of time" in m.content and bool(m.attachments), timeout=10
         )
         # Nobody had moved: lost on time before both players moved, the game is aborted,
-        # unrated (README R-28).
+        # unrated (rules notes R-28).
         assert (
             f"**The game is aborted** ({waiting.name} ran out of time before both players had"
             " moved): no winner, no rating change." in result.content
@@ -530,7 +530,7 @@ async def test_old_controls_and_late_moves_get_precise_refusals(world):
         reply = await handle.reply()
         assert "from an earlier position" in reply.content and "not yours" not in reply.content
         # The game is forfeited on time before the second player's first move: aborted, and
-        # a late move says so (README R-28).
+        # a late move says so (rules notes R-28).
         late = info.deciding_user
         late_member = alice if late == alice.id else bob
         clock.advance(hours=73)

@@ -245,7 +245,7 @@ async def test_a_game_resigned_before_any_choice_is_analysed_in_words(world):
         await alice.slash(("schotten", "analyse"), where=channel, game_id=info.id)
         answer = await analysis_in(emu, channel, info.id, "had no decision", timeout=30)
         assert not answer.attachments and not answer.embeds
-        # Resigned before both moved: aborted, no winner (README R-28).
+        # Resigned before both moved: aborted, no winner (rules notes R-28).
         assert f"Game #{info.id}" in answer.content and "Bob, aborted" in answer.content
         assert "won by" not in answer.content
         await emu.assert_all_acknowledged()

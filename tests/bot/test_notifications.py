@@ -299,7 +299,7 @@ async def test_pings_off_the_posts_name_the_member_without_mentioning_them(world
             await asyncio.sleep(0.01)
         await wait_for_announcements(bot, info.id)
         last = board_posts(thread)[-1]
-        # (Bob never moved: the game is aborted, README R-28; the end is posted all the same.)
+        # (Bob never moved: the game is aborted, rules notes R-28; the end is posted all the same.)
         assert "**The game is aborted**" in last.content and bob.mention in last.content
         assert last.notified == [alice.user] and bob.user not in last.mentions
         assert bob.notifications(thread) == []

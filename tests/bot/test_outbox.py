@@ -189,7 +189,7 @@ async def test_reminders_forfeits_and_expiries_are_announced_from_the_outbox(ser
 
 
 async def test_only_the_clock_ends_a_game_on_time(service, clock):
-    # README R-21
+    # rules notes R-21
     info = await start(service)
     mover = info.players[info.match.to_decide]
     for text in ("timeout", "time out", "TIMEOUT "):
@@ -203,7 +203,7 @@ async def test_only_the_clock_ends_a_game_on_time(service, clock):
 
 async def test_a_move_after_a_forfeit_says_the_game_ended_on_time(service, clock):
     info = await start(service)
-    await both_move(service, info.id)  # before that, the clock aborts it (README R-28)
+    await both_move(service, info.id)  # before that, the clock aborts it (rules notes R-28)
     info = await service.match(info.id)
     mover = info.players[info.match.to_decide]
     legal = str(info.match.legal_moves()[0])
@@ -217,7 +217,7 @@ async def test_a_move_after_a_forfeit_says_the_game_ended_on_time(service, clock
 
 async def test_a_move_racing_a_forfeit_says_the_game_ended_on_time(service, clock):
     info = await start(service)
-    await both_move(service, info.id)  # before that, the clock aborts it (README R-28)
+    await both_move(service, info.id)  # before that, the clock aborts it (rules notes R-28)
     info = await service.match(info.id)
     clock.advance(hours=73)
     await service.due()
@@ -270,7 +270,7 @@ async def play_until_private(service, info, rng, head):
 
 @pytest.mark.parametrize(("variant", "head"), [("tactics", "return"), ("siege-tactics", "give")])
 async def test_a_running_games_record_hides_the_seed_and_private_cards(service, variant, head):
-    # README R-20
+    # rules notes R-20
     info = await start(service, variant)
     info = await play_until_private(service, info, random.Random(3), head)
     log = info.match.log

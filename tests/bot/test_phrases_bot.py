@@ -217,7 +217,7 @@ async def test_plain_text_events_stored_by_an_older_bot_still_read(service):
 async def test_the_history_export_speaks_the_askers_language(service):
     ch = await service.challenge(GUILD, CHANNEL, ALICE, BOB, MatchSpec("classic"))
     info = await service.accept(ch.id, BOB.id)
-    await both_move(service, info.id)  # before that, a resignation aborts (README R-28)
+    await both_move(service, info.id)  # before that, a resignation aborts (rules notes R-28)
     await service.resign(info.id, ALICE.id)
     english = await service.export(info.id)
     assert "Alice" in english.splitlines()[1] and "Bob" in english.splitlines()[2]

@@ -116,7 +116,7 @@ async def test_a_board_shared_after_the_game_ended_shows_the_end(world):
         posted = await share(emu, alice, board, thread)
         ended = await bot.service.match(info.id)
         assert posted.attachments[0].filename == f"board-{info.id}-{ended.version}.png"
-        # (Resigned before both players moved: aborted, README R-28.)
+        # (Resigned before both players moved: aborted, rules notes R-28.)
         assert ended.is_over and "The game is aborted" in posted.content
         await emu.assert_all_acknowledged()
 

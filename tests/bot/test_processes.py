@@ -54,7 +54,7 @@ async def test_two_games_ending_at_once_for_one_player_both_count(database, cloc
         one = await start(a, ALICE, BOB, CHANNEL)
         two = await start(b, CAROL, BOB, CHANNEL + 1)
         for _ in range(3):  # a few rounds, so a lost update would show
-            # A move each first: resigned before that, a game is aborted (README R-28).
+            # A move each first: resigned before that, a game is aborted (rules notes R-28).
             await both_move(a, one.id)
             await both_move(b, two.id)
             await asyncio.gather(

@@ -30,7 +30,7 @@ async def begin(service, spec, *, guild=GUILD, channel=CHANNEL, players=(ALICE, 
 
 async def resigned(service, spec, quitter, **where):
     """A rated match ended early: each player moves once, then `quitter` resigns (before
-    both had moved it would be aborted, unrated: README R-28)."""
+    both had moved it would be aborted, unrated: rules notes R-28)."""
     info = await begin(service, spec, **where)
     await both_move(service, info.id)
     return await service.resign(info.id, quitter.id)

@@ -2,8 +2,8 @@
 mypy found the picture-less answer handed to Discord as `file=None`, which discord.py turns
 into an attachment it cannot send."""
 
-from bot.clock import ManualClock
 from bot.sandbox import running_bot
+from bot.time_source import ManualClock
 
 
 async def test_the_standings_of_a_tournament_not_started_are_a_line(world):

@@ -159,7 +159,7 @@ async def test_a_swiss_from_sign_up_to_final_standings(world):
         ).reply()
         assert "round 1 of 3" in pairings.content and "(forfeit)" in pairings.content
         # Tournament games are rated like any other, but for the slow game: lost on time
-        # before the second player's first move, it is aborted, unrated (README R-28).
+        # before the second player's first move, it is aborted, unrated (rules notes R-28).
         rated = await bot.service.store._one(
             "SELECT count(*) AS n FROM matches WHERE tournament_id = ? AND rated = 1", (t.id,)
         )

@@ -356,7 +356,7 @@ async def test_an_abandoned_game_stored_without_its_forfeit_flag_is_a_double_for
 async def test_a_game_resigned_before_both_moved_is_unrated_and_lost_by_forfeit(
     service, tournaments, clock
 ):
-    # README R-28: aborted, so no rating moves, but the round cannot replay it: the player
+    # rules notes R-28: aborted, so no rating moves, but the round cannot replay it: the player
     # who resigned loses by forfeit. The deadline's loss on time before the other player's
     # first move likewise changes no rating.
     t = await with_players(tournaments, 4, rounds=2, hours=24)

@@ -430,7 +430,7 @@ def test_text_rendering_shows_the_board():
 
 
 def test_view_shows_the_public_facts_a_computer_player_needs():
-    # RULINGS ST1-11 (one Joker each, README R-9), ST1-9 (the last claimer breaks a
+    # RULINGS ST1-11 (one Joker each, rules notes R-9), ST1-9 (the last claimer breaks a
     # stalemate) and ST1-13 (the Recruiter's draws left): public facts the table no longer
     # shows, so that a player can rebuild a game from its view.
     g = parse_position(

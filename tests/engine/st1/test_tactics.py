@@ -147,7 +147,7 @@ def test_ruses_count_towards_the_limit():
 
 
 def test_second_joker_stays_in_hand_for_the_rest_of_the_game():
-    # RULINGS ST1-11; README R-9: even after the first Joker has left the board.
+    # RULINGS ST1-11; rules notes R-9: even after the first Joker has left the board.
     g = tactics(
         "turn: P1\nhand P1: joker2 R1\nhand P2: B1\nstone 4: joker1 | -\n"
         "discard: -\ntactics played: 1 1\n"
@@ -171,7 +171,7 @@ def test_passing_with_only_tactic_cards_is_a_choice():
     assert Play(TacticCard(Tactic.SPY), 1) in moves
     events = g.play("pass")
     assert said(events)[0] == "Alice passes."
-    # Her hand is short, so she still draws (README R-1).
+    # Her hand is short, so she still draws (rules notes R-1).
     assert g.phase is Phase.DRAW
 
 
@@ -490,7 +490,7 @@ def test_proof_ignores_unplayed_tactic_cards():
 
 
 def test_discarded_clan_cards_are_not_unseen():
-    # README R-7: a discarded clan card is face-up and cannot complete the opponent's side.
+    # rules notes R-7: a discarded clan card is face-up and cannot complete the opponent's side.
     g = tactics(
         "turn: P1\nhand P1: R1\nhand P2: B1\nstone 4: R7 R8 R9 | G8 G9\ndiscard: banshee G7\n"
         "tactics played: 1 0\n"
