@@ -196,29 +196,8 @@ async def replay(front: LookbackFront, interaction: discord.Interaction, game_id
                 await send_by_dm(front, interaction, content=localise(refusal))
                 return
             raise Refused(refusal) from e
-    values = {
-        "count": len(game.log),
-        "frames": made.frames,
-        "seconds": f"{made.duration_ms / 1000:.0f}",
-        "scale": round(made.scale * 100),
-    }
     with speaking(language):
-        if made.scale >= 1:
-            about = fill(
-                _(
-                    "Replay: {count} moves in {frames} frames, {seconds} s."
-                    " It loops; claims and the end hold longer."
-                ),
-                **values,
-            )
-        else:
-            about = fill(
-                _(
-                    "Replay: {count} moves in {frames} frames, {seconds} s, drawn at {scale} % to"
-                    " fit. It loops; claims and the end hold longer."
-                ),
-                **values,
-            )
+        about = replay_about(len(game.log), made.frames, made.duration_ms, made.scale)
         content = f"{_title(game)}\n{about}"
     gif = discord.File(io.BytesIO(made.data), filename=f"schotten-{game_id}-replay.gif")
     # Then one message to step through the game with ◀ ▶, from the opening deal.
@@ -842,4 +821,36 @@ def understood(custom_id: str) -> bool:
     return sharing.understood(custom_id) or any(
         c.__discord_ui_compiled_template__.fullmatch(custom_id)
         for c in (ReplayStepButton, HandsButton)
+    )
+
+
+def replay_about(moves: int, frames: int, duration_ms: int, scale: float) -> str:
+    """The line under a replay's GIF: its moves, frames and length (and its scale if shrunk),
+    in the language spoken now."""
+    values = {
+        "count": moves,
+        "frames": frames,
+        "seconds": f"{duration_ms / 1000:.0f}",
+        "scale": round(scale * 100),
+    }
+    if scale >= 1:
+        return fill(
+            ngettext(
+                "Replay: {count} move in {frames} frames, {seconds} s."
+                " It loops; claims and the end hold longer.",
+                "Replay: {count} moves in {frames} frames, {seconds} s."
+                " It loops; claims and the end hold longer.",
+                moves,
+            ),
+            **values,
+        )
+    return fill(
+        ngettext(
+            "Replay: {count} move in {frames} frames, {seconds} s, drawn at {scale} % to"
+            " fit. It loops; claims and the end hold longer.",
+            "Replay: {count} moves in {frames} frames, {seconds} s, drawn at {scale} % to"
+            " fit. It loops; claims and the end hold longer.",
+            moves,
+        ),
+        **values,
     )

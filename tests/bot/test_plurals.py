@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.front.lookback import _summary
+from bot.front.lookback import _summary, replay_about
 from engine.ai.analysis import Judgement
 from engine.cardgame import tactic_limit
 from lang import localise, speaking
@@ -49,3 +49,16 @@ def test_one_is_singular_two_plural(language):
         assert localise(tactic_limit(1, 0)).startswith(LIMIT_ONE[language])
         assert ONE_CHOICE[language] in _summary(game, 0, "normal", judgements(1))
         assert TWO_CHOICES[language] in _summary(game, 0, "normal", judgements(2))
+
+
+# The replay's line under its GIF: a one-move game (a resignation at the first move) too.
+ONE_MOVE = {"en": "Replay: 1 move in", "fr": "1 coup en", "de": "1 Zug in"}
+TWO_MOVES = {"en": "Replay: 2 moves in", "fr": "2 coups en", "de": "2 Züge in"}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+@pytest.mark.parametrize("scale", [1.0, 0.8])
+def test_a_replay_of_one_move_says_move(language, scale):
+    with speaking(language):
+        assert ONE_MOVE[language] in replay_about(1, 2, 1500, scale)
+        assert TWO_MOVES[language] in replay_about(2, 3, 2500, scale)
