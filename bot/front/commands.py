@@ -21,7 +21,7 @@ from bot.front.admin_commands import managers_change_them, settings_lines
 from bot.front.match_options import spec_from_options
 from bot.front.my_games import show as show_games
 from bot.front.ports import CommandsFront
-from bot.front.replies import QUIET, SUGGESTION_SECONDS, acknowledge, guild_of
+from bot.front.replies import SUGGESTION_SECONDS, acknowledge, guild_of
 from bot.front.rules import TOPICS, rules_topic
 from bot.front.sharing import Answer, Picture, answers, send_private
 from bot.front.tournaments import TournamentCommands
@@ -139,13 +139,16 @@ class SchottenCommands(app_commands.Group):
     @app_commands.command(description="Decline the latest challenge made to you in this channel")
     @gated
     async def decline(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
+        # As cancel: the challenge's message says it once for everyone; the answer is private.
+        await acknowledge(interaction, private=True)
         cid = await self._my_challenge(interaction, made=False)
         info = await self.service.decline(cid, interaction.user.id)
         with speaking(await self.front.server_language(interaction.guild_id)):
             text = texts.declined(info)
-        await interaction.followup.send(text, allowed_mentions=QUIET)
         await self.front.edit_challenge(info, text)
+        # TRANSLATORS: the private answer to /schotten decline; the challenge's message is
+        # edited to say "Bob declined: ..." for everyone.
+        await interaction.followup.send(_("You declined the challenge."), ephemeral=True)
 
     @app_commands.command(description="Cancel your latest challenge in this channel")
     @gated
