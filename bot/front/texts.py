@@ -13,6 +13,7 @@ from bot.front.links import jump_link
 from bot.records import ChallengeInfo, MatchInfo, Member, MoveResult, RatingChange, Reminder
 from bot.wording import SHOW_HAND_BUTTON
 from engine.api import Playable
+from engine.events import CardDrawn
 from engine.outcome import Outcome
 from engine.st2.match import Match as St2Match
 from lang import N_, _, current, fill, localise, mention, ngettext
@@ -505,5 +506,35 @@ def what_you_did(result: MoveResult) -> str:
     "You played R7 on stone 3."), then how the game ended if it did. In the current
     language (the mover's)."""
     info = result.info
-    said = [localise(e.describe(info.names, you=result.seat)) for e in result.events]
+    said: list[str] = []
+    events = list(result.events)
+    while events:
+        event = events.pop(0)
+        # Cards drawn together (the Recruiter's three) are counted once, not told one by one.
+        if isinstance(event, CardDrawn) and event.player == result.seat:
+            count = 1
+            while events and events[0] == event:
+                events.pop(0)
+                count += 1
+            if count > 1:
+                said.append(_drawn_together(event.deck, count))
+                continue
+        said.append(localise(event.describe(info.names, you=result.seat)))
     return " ".join(said) or fill(_("You played `{move}`."), move=result.text)
+
+
+def _drawn_together(deck: str, count: int) -> str:
+    if deck == "clan":
+        return fill(
+            ngettext("You drew {count} clan card.", "You drew {count} clan cards.", count),
+            count=count,
+        )
+    if deck == "tactic":
+        return fill(
+            ngettext("You drew {count} tactic card.", "You drew {count} tactic cards.", count),
+            count=count,
+        )
+    return fill(
+        ngettext("You drew {count} siege card.", "You drew {count} siege cards.", count),
+        count=count,
+    )
