@@ -156,6 +156,8 @@ def pairing_line(t: TournamentInfo, g: Pairing, *, ping: bool) -> str:
         return f"<@{user}>" if ping else t.name_of(user)
 
     if g.second_id is None:
+        if t.format == "round-robin":  # FIDE: a round robin's free round is no game, no point
+            return fill(_("• {player}: free round (no game, no point)"), player=who(g.first_id))
         return fill(_("• {player}: bye (1 point)"), player=who(g.first_id))
     first, second = who(g.first_id), who(g.second_id)
     if g.points is not None:

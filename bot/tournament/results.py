@@ -9,7 +9,9 @@ from typing import Final
 
 _RESULTS: Final = frozenset({(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)})
 _FORFEITS: Final = frozenset({(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)})
-_BYES: Final = frozenset({((1.0, 0.0), False), ((0.0, 0.0), True)})
+# A Swiss bye (1, 0); a round robin's free round (0, 0), no game; the bye of a player who
+# had left (0, 0) with forfeit.
+_BYES: Final = frozenset({((1.0, 0.0), False), ((0.0, 0.0), False), ((0.0, 0.0), True)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,8 @@ class Game:
         if self.second is None:
             if (self.points, self.forfeit) not in _BYES:
                 raise ValueError(
-                    f"A bye is worth (1, 0), or (0, 0) with forfeit for a player who left;"
+                    f"A bye is worth (1, 0), or (0, 0) (a round robin's free round, or with"
+                    f" forfeit for a player who left);"
                     f" got {self.points} for player {self.first} in round {self.round}."
                 )
         elif self.points is None:

@@ -7,8 +7,10 @@ any step at any moment and a restart loses nothing:
   is the guard), so it is paired once;
 - a pairing gets its match in the transaction that creates the match (`match_id IS NULL`
   is the guard); the front opens the thread first and deletes it if the guard fails;
-- results are read from the finished matches; a round's deadline forfeits what is left
-  (the player the game waits for; both when nobody moved), and a withdrawn player's game.
+- results are read from the finished matches; a round's deadline ends what is left (lost
+  by the player the game waits for: played if both had moved, else by forfeit; both lose
+  by forfeit when nobody moved), and a withdrawn player's game (resigned: played if both
+  had moved, else lost by forfeit).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot import crashpoints
-from bot.aborted import ABANDONED, ABORTED
+from bot.aborted import ABANDONED, ABORTED, both_moved
 from bot.errors import NotFound, Refused, ServiceError, StaleMove
 from bot.records import MatchInfo, Member, MoveResult
 from bot.service import Also, GameService
@@ -440,7 +442,7 @@ class Tournaments:
             if not moved:
                 return False
             for board, (first, second) in enumerate(pairs, 1):
-                points, forfeit = _decided_at_once(first, second, gone)
+                points, forfeit = _decided_at_once(first, second, gone, t.format)
                 await tx.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, first_id,"
                     " second_id, points0, points1, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -594,8 +596,13 @@ class Tournaments:
             if seat is None:
                 continue
             points = (0.0, 1.0) if seat == 0 else (1.0, 0.0)
+            # Both moved: a game played, lost on time (FIDE counts a game with moves as
+            # played: for pairing and tie-breaks); else aborted (R-28), lost by forfeit.
+            played = both_moved(info.match.log)
             try:
-                result = await self.games.time_out(info, also=_deciding(t.id, g, points))
+                result = await self.games.time_out(
+                    info, also=_deciding(t.id, g, points, forfeit=not played)
+                )
             except (StaleMove, Refused, GameError):
                 continue  # a move came in meanwhile: the next pass decides it
             progress.forfeits.append(result)
@@ -630,6 +637,11 @@ class Tournaments:
                     if info.status == "active":
                         with contextlib.suppress(StaleMove, Refused, GameError):
                             results.append(await self.games.resign(info.id, user_id))
+                    info = await self.games.match(g.match_id)
+                    if info.status == "finished" and both_moved(info.match.log):
+                        # resigned after both moved: a game played, recorded as it ended
+                        await self._record_results(t)
+                        continue
                 async with self.store.transaction() as tx:
                     await _decide(tx, t.id, g.round, g.board, points, forfeit=True)
         return results
@@ -669,22 +681,26 @@ async def _decide(
     )
 
 
-def _deciding(tid: int, g: Pairing, points: tuple[float, float]) -> Also:
-    """The write of a pairing's forfeit, to join the transaction that ends its match."""
+def _deciding(tid: int, g: Pairing, points: tuple[float, float], *, forfeit: bool = True) -> Also:
+    """The write of a pairing's result at the deadline (a forfeit unless both moved), to
+    join the transaction that ends its match."""
 
     async def write(tx: Tx) -> None:
-        await _decide(tx, tid, g.round, g.board, points, forfeit=True)
+        await _decide(tx, tid, g.round, g.board, points, forfeit=forfeit)
         crashpoints.reach("deadline-before-commit")
 
     return write
 
 
 def _decided_at_once(
-    first: int, second: int | None, gone: set[int]
+    first: int, second: int | None, gone: set[int], fmt: str
 ) -> tuple[tuple[float, float] | None, bool]:
-    """A bye is a point; a game against a withdrawn player is won by forfeit."""
+    """A Swiss bye is a point; a round robin's free round is no game and scores nothing
+    (FIDE); a game against a withdrawn player is won by forfeit."""
     if second is None:  # a bye, worth nothing to a player who left
-        return ((0.0, 0.0), True) if first in gone else ((1.0, 0.0), False)
+        if first in gone:
+            return (0.0, 0.0), True
+        return ((0.0, 0.0) if fmt == "round-robin" else (1.0, 0.0)), False
     if first in gone and second in gone:
         return (0.0, 0.0), True
     if second in gone:
@@ -710,12 +726,16 @@ def _pairing(row: Row) -> Pairing:
 
 
 def _history(games: Sequence[Pairing]) -> list[pairing.Game]:
-    """The pairing module's view of the games so far. A (0, 0) stored without the forfeit
-    flag (by a version that saved an abandoned game's result apart from its end) is what
-    it means: a double forfeit."""
+    """The pairing module's view of the games so far. A game's (0, 0) stored without the
+    forfeit flag (by a version that saved an abandoned game's result apart from its end) is
+    what it means: a double forfeit. A bye's (0, 0) without it is a round robin's free round."""
     return [
         pairing.Game(
-            g.round, g.first_id, g.second_id, g.points, g.forfeit or g.points == (0.0, 0.0)
+            g.round,
+            g.first_id,
+            g.second_id,
+            g.points,
+            g.forfeit or (g.second_id is not None and g.points == (0.0, 0.0)),
         )
         for g in games
     ]

@@ -63,6 +63,9 @@ def texts() -> dict[str, str]:
     summary = GameSummary(7, "classic", "Schotten Totten", 2, "Bob", "loss", "", 0.0, False)
     return {
         "bye": tournaments.pairing_line(t, pairing(None, None, False), ping=False),
+        "free": tournaments.pairing_line(
+            tournament(fmt="round-robin"), pairing(None, None, False), ping=False
+        ),
         "forfeit": tournaments.pairing_line(t, pairing(2, (1.0, 0.0), True), ping=False),
         "streak": commands._streak("loss", 2),
         "streak1": commands._streak("win", 1),
@@ -81,6 +84,7 @@ def texts() -> dict[str, str]:
 EXPECTED = {
     "en": {
         "bye": "• Alice: bye (1 point)",
+        "free": "• Alice: free round (no game, no point)",
         "forfeit": "• Alice vs Bob: 1–0 (forfeit)",
         "streak": "Current streak: 2 losses",
         "streak1": "Current streak: 1 win",
@@ -93,6 +97,7 @@ EXPECTED = {
     },
     "fr": {
         "bye": "• Alice : exempt (1 point)",
+        "free": "• Alice : exempt (pas de partie, pas de point)",
         "forfeit": "• Alice contre Bob : 1–0 (forfait)",
         "streak": "Série en cours : 2 défaites",
         "streak1": "Série en cours : 1 victoire",
@@ -105,6 +110,7 @@ EXPECTED = {
     },
     "de": {
         "bye": "• Alice: spielfrei (1 Punkt)",
+        "free": "• Alice: spielfrei (keine Partie, kein Punkt)",
         "forfeit": "• Alice gegen Bob: 1–0 (kampflos)",
         "streak": "Aktuelle Serie: 2 Niederlagen",
         "streak1": "Aktuelle Serie: 1 Sieg",

@@ -442,6 +442,63 @@ def test_a_withdrawn_opponents_later_rounds_count_as_draws():
     assert buchholz[4] == 1.5 + 1.0  # 2, then the bye: a virtual opponent on 4's own 1
 
 
+def test_the_round_a_player_leaves_in_counts_for_its_result():
+    # FIDE C.07 16.2.4, 16.3.1: 3 leaves during round 2 (lost by forfeit to 4, who was
+    # there); that round counts as played for the 0 it gave, only round 3 (not paired) as
+    # a draw: 3 is worth 0 + ½, not 0 + ½ + ½.
+    w, d = (1.0, 0.0), (0.5, 0.5)
+    history = [
+        *(Game(1, 1, 3, w), Game(1, 2, 4, w)),
+        *(Game(2, 1, 2, d), Game(2, 4, 3, w, True)),
+        *(Game(3, 1, 4, d), Game(3, 2, None, w)),
+    ]
+    table = standings("swiss", [1, 2, 3, 4], history, withdrawn=[3])
+    buchholz = {s.player: s.tiebreaks[0] for s in table}
+    assert buchholz[1] == 0.5 + 2.5 + 1.5  # 3, then 2 and 4 on their points
+
+
+def test_round_robin_forfeits_are_games_and_a_free_round_no_point():
+    # FIDE C.07 15.2: a round robin has no virtual opponent: 3 won round 1 by forfeit
+    # against 2 and that counts as a game against 2 on 2's points; 4's free round scores
+    # nothing and adds nothing (three players: one sits out each round).
+    w, d = (1.0, 0.0), (0.5, 0.5)
+    history = [
+        *(Game(1, 3, 2, w, True), Game(1, 1, None, w)),
+        *(Game(2, 1, 3, d), Game(2, 2, None, w)),
+        *(Game(3, 2, 1, w), Game(3, 3, None, w)),
+    ]
+    table = standings("round-robin", [1, 2, 3], history)
+    # points: 1: ½, 2: 1, 3: 1½ (no point for any free round)
+    # Sonneborn-Berger: 3: 1·1 (2, forfeit) + ½·½ (1); 2: 1·½ (1); 1: ½·1½ (3)
+    assert [(s.player, s.points, s.tiebreaks[1]) for s in table] == [
+        (3, 1.5, 1.25),
+        (2, 1.0, 0.5),
+        (1, 0.5, 0.75),
+    ]
+    assert {s.player: s.results for s in table}[1] == ("B", "D", "L")
+
+
+def test_direct_encounter_is_applied_again_to_those_still_tied():
+    # FIDE C.07 Art. 6.2: 1, 2, 3, 4 all on 3 points. Among them 1 and 2 scored 2, 3 and 4
+    # scored 1; applied again, 1 beat 2 and 4 beat 3: 1, 2, 4, 3, although
+    # Sonneborn-Berger would put 2 before 1 and cannot part 3 and 4.
+    results = {
+        (1, 2): 1, (4, 3): 1, (2, 3): 1, (2, 4): 1, (3, 1): 1, (1, 4): 1,
+        (3, 5): 1, (3, 6): 1, (4, 5): 1, (4, 6): 1, (1, 6): 1, (5, 1): 1,
+        (2, 5): 1, (6, 2): 1, (5, 6): 1,
+    }  # fmt: skip
+    history = [Game(r, a, b, (1.0, 0.0)) for r, (a, b) in enumerate(results, 1)]
+    table = standings("round-robin", [1, 2, 3, 4, 5, 6], history)
+    assert [(s.player, s.rank, s.points) for s in table][:4] == [
+        (1, 1, 3.0),
+        (2, 2, 3.0),
+        (4, 3, 3.0),
+        (3, 4, 3.0),
+    ]
+    # the heading's head-to-head is the mini-table of the four
+    assert [s.tiebreaks[0] for s in table][:4] == [2.0, 2.0, 1.0, 1.0]
+
+
 def test_equal_on_everything_shares_a_rank():
     table = standings("swiss", [4, 3, 2, 1], [Game(1, 1, 2, (1.0, 0.0)), Game(1, 3, 4, (1.0, 0.0))])
     assert [(s.player, s.rank) for s in table] == [(1, 1), (3, 1), (2, 3), (4, 3)]
@@ -483,27 +540,28 @@ def test_round_robin_with_a_withdrawal_mid_event():
         sorted(r, key=lambda pair: pair[1] is None) for r in round_robin([1, 2, 3, 4, 5])
     ]
     table = standings("round-robin", [1, 2, 3, 4, 5], history, withdrawn=[5])
-    # FIDE 2023: 5's three rounds after leaving count as draws for the others, so 5 is worth
-    # 1 + 3·½ = 2.5; one's own unplayed rounds (bye, forfeit) are against one's own score.
-    # 1 and 4 on 3.5 drew each other and have equal Sonneborn-Berger (3.5 for the bye,
-    # 3.5 for the forfeit won, ½·(3 + 3 + 3.5)); so have 2 and 3 on 3 (3 for the bye,
-    # ½·(2.5 + 3.5 + 3 + 3.5)): two shared ranks, "1, 1, 3, 3, 5". 5 keeps the points and
-    # the Sonneborn-Berger of the draws before leaving.
+    # FIDE C.07 15.2: in a round robin the forfeits count as games, against the real
+    # opponent on their points (no virtual opponent, no draws for rounds after leaving),
+    # and a free round is no game: no point, nothing in the tie-breaks.
+    # Points: 1 and 4 on 2.5 (three draws, a forfeit won), 2 and 3 on 2 (four draws), 5 on 1.
+    # Sonneborn-Berger: 1: ½·(2 + 2 + 2.5) + 1 (5, forfeit) = 4.25, 4 the same; 2: ½·(1 +
+    # 2.5 + 2 + 2.5) = 4, 3 the same: two shared ranks, "1, 1, 3, 3, 5". 5: ½·(2 + 2).
     assert [(s.player, s.rank, s.points, s.tiebreaks) for s in table] == [
-        (1, 1, 3.5, (0.5, 11.75)),
-        (4, 1, 3.5, (0.5, 11.75)),
-        (2, 3, 3.0, (0.5, 9.25)),
-        (3, 3, 3.0, (0.5, 9.25)),
-        (5, 5, 1.0, (0.0, 3.0)),
+        (1, 1, 2.5, (0.5, 4.25)),
+        (4, 1, 2.5, (0.5, 4.25)),
+        (2, 3, 2.0, (0.5, 4.0)),
+        (3, 3, 2.0, (0.5, 4.0)),
+        (5, 5, 1.0, (0.0, 2.0)),
     ]
     by = {s.player: s for s in table}
     assert by[5].results == ("D", "D", "f", "-", "f")
     assert by[5].opponents == (2, 3, 4, None, 1)
     assert by[1].results == ("B", "D", "D", "D", "F")
     # mid-event: the rounds to come are simply not there yet
+    # (5's two draws are ahead of 1's bye, which scores nothing, and draw)
     assert [s.results for s in standings("round-robin", [1, 5], history[:6])] == [
-        ("B", "D"),
         ("D", "D"),
+        ("B", "D"),
     ]
 
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from bot.aborted import both_moved
 from bot.errors import NotFound, Refused
 from bot.records import Member
 from bot.tournament.service import Tournaments
@@ -245,9 +246,49 @@ async def test_a_player_who_leaves_forfeits_and_the_event_goes_on(service, tourn
     t = await tournaments.get(t.id)
     assert t.status == "finished"
     assert t.entrant(leaver).withdrawn
+    free = []
     for g in await tournaments.pairings(t.id):
         if leaver in (g.first_id, g.second_id):
             assert g.forfeit or g.second_id is None
+        elif g.second_id is None:  # FIDE: a round robin's free round is no game, no point
+            assert g.points == (0.0, 0.0) and not g.forfeit
+            free.append(g.first_id)
+    rows = {s.player: s for s in await tournaments.standings(t)}
+    assert free and all("B" in rows[p].results for p in free)
+
+
+async def until_both_moved(service, info):
+    """Moves from both seats, the game still going: a game played (rules notes R-28)."""
+    for n in range(20):
+        if both_moved(info.match.log):
+            return info
+        seat = info.to_decide
+        move = choose_move(info.match.view(seat), "easy", seed=n)
+        await service.play(info.id, info.players[seat], move)
+        info = await service.match(info.id)
+    raise AssertionError("both players should have moved by now")
+
+
+async def test_a_game_with_moves_ended_by_the_deadline_or_a_withdrawal_is_played(
+    service, tournaments, clock
+):
+    # FIDE counts a game with moves as played, for pairing and tie-breaks: lost on time at
+    # the deadline, or resigned when a player withdraws, it is no forfeit.
+    t = await with_players(tournaments, 4, rounds=3, hours=24)
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    timed, left = [await until_both_moved(service, g) for g in await start_games(tournaments)]
+    assert timed.status == left.status == "active"
+    waiting = timed.to_decide
+    leaver = left.players[0]
+    await tournaments.withdraw(GUILD, leaver)
+    clock.advance(hours=25)
+    await tournaments.advance()
+    games = {g.match_id: g for g in await tournaments.pairings(t.id, 1)}
+    assert games[timed.id].points == ((0.0, 1.0) if waiting == 0 else (1.0, 0.0))
+    assert games[left.id].points == (0.0, 1.0)
+    assert not games[left.id].forfeit
+    assert not games[timed.id].forfeit
+    # (so the pairing counts them as having met, and their seats: results.played)
 
 
 async def test_a_pairing_gets_its_match_once(service, tournaments):
