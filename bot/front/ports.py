@@ -84,6 +84,7 @@ class Desk(Protocol):
         fmt: str,
         rounds: int | None,
         round_hours: float | None,
+        tiebreak_order: str | None = None,
     ) -> None: ...
 
     async def join(self, interaction: discord.Interaction, tid: int) -> None: ...

@@ -33,7 +33,7 @@ from bot.front.replies import (
 )
 from bot.refusals import CHANNEL, CHANNEL_CODES
 from bot.tournament import pairing
-from bot.tournament.records import FORMATS, Pairing, TournamentInfo
+from bot.tournament.records import DEFAULT_ORDER, FORMATS, TIEBREAK_ORDERS, Pairing, TournamentInfo
 from bot.wording import JOIN_BUTTON
 from engine.api import VARIANTS, MatchSpec
 from lang import (
@@ -64,9 +64,13 @@ THREADS_FULL = 160006
 THREADS_FULL_WAIT = 1800.0
 GAMES = [app_commands.Choice(name=name, value=key) for key, name in VARIANTS.items()]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMATS.items()]
+TIEBREAK_CHOICES = [
+    app_commands.Choice(name=name, value=key) for key, (_names, name) in TIEBREAK_ORDERS.items()
+]
 RESULT_SIGNS = {"W": "+", "L": "−", "D": "="}
 PAGE = 25
-SHORT = {"Sonneborn-Berger": "SB", "Head-to-head": "H2H"}  # headings that fit a phone
+# headings that fit a phone (FIDE's abbreviation for Buchholz Cut-1)
+SHORT = {"Sonneborn-Berger": "SB", "Head-to-head": "H2H", "Buchholz Cut-1": "BH-C1"}
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -328,8 +332,9 @@ class AdminTournamentCommands(app_commands.Group):
         rounds="Swiss: how many rounds (default: enough to find a winner)",
         round_hours="How long each round lasts before unplayed games are forfeited",
         rounds_of_match="Schotten Totten: rounds in each match; Schotten Totten 2: 2 = revenge",
+        tiebreaks="Tie-breaks in order (default: Buchholz in Swiss, head-to-head in round robin)",
     )
-    @app_commands.choices(game=GAMES, format=FORMAT_CHOICES)
+    @app_commands.choices(game=GAMES, format=FORMAT_CHOICES, tiebreaks=TIEBREAK_CHOICES)
     # The tournament's rounds: French "rondes", not the "manches" of a match (`rounds_of_match`).
     @app_commands.rename(rounds=locale_str("rounds", meaning="tournament"))
     async def create(
@@ -341,10 +346,17 @@ class AdminTournamentCommands(app_commands.Group):
         rounds: app_commands.Range[int, 1, 15] | None = None,
         round_hours: app_commands.Range[float, 12, 720] | None = None,
         rounds_of_match: app_commands.Range[int, 1, 15] = 1,
+        tiebreaks: str | None = None,
     ) -> None:
         async with self.front.working():
             await self.front.desk.create(
-                interaction, name, _spec(game, rounds_of_match), format, rounds, round_hours
+                interaction,
+                name,
+                _spec(game, rounds_of_match),
+                format,
+                rounds,
+                round_hours,
+                tiebreaks,
             )
 
     @app_commands.command(description="Close sign-up and pair round 1 (creator or managers)")
@@ -465,6 +477,7 @@ class TournamentDesk:
         fmt: str,
         rounds: int | None,
         round_hours: float | None,
+        tiebreak_order: str | None = None,
     ) -> None:
         guild = interaction.guild
         channel = interaction.channel
@@ -493,6 +506,7 @@ class TournamentDesk:
             rounds=rounds,
             round_hours=round_hours,
             is_manager=is_manager(interaction),
+            tiebreak_order=tiebreak_order,
         )
         with speaking(await self.front.server_language(t.guild_id)):  # a public post
             text = announcement(t)
@@ -812,8 +826,8 @@ def _draw_standings(
                     withdrawn=bool(e and e.withdrawn),
                 )
             )
-        names = [_tiebreak(n) for n in pairing.TIEBREAKS[t.format]]
-        note = _note(t.format)
+        names = [_tiebreak(n) for n in t.tiebreaks]
+        note = _note(t.tiebreak_order or DEFAULT_ORDER[t.format])
     return render_standings(
         f"{t.name} · {when}",
         drawn,
@@ -829,6 +843,9 @@ def _tiebreak(name: str) -> str:
     if name == "Head-to-head":
         # TRANSLATORS: a table heading, 3 or 4 letters: points among the tied players.
         return pgettext("tie-break heading", "H2H")
+    if name == "Wins":
+        # TRANSLATORS: a table heading, at most 6 letters: the number of rounds won.
+        return pgettext("tie-break heading", "Wins")
     return SHORT.get(name, name)  # Buchholz, SB (Sonneborn-Berger): names of their own
 
 
@@ -844,9 +861,24 @@ def _cell(code: str, opponent_rank: int | None) -> str:
     return "·"
 
 
-def _note(fmt: str) -> str:
-    """The legend under the table; it names how unplayed rounds count (FIDE 2023)."""
-    if fmt == "swiss":
+def _note(order: str) -> str:
+    """The legend under the table for a tie-break order (records.TIEBREAK_ORDERS); it names
+    how unplayed rounds count (FIDE 2023)."""
+    if order == "buchholz-cut":
+        # TRANSLATORS: BH-C1 is FIDE's abbreviation of Buchholz Cut-1; "Wins" is your
+        # translation of the Wins heading. "FIDE 2023" names the 2023 tie-break regulations.
+        return _(
+            "BH-C1: Buchholz without the lowest · Buchholz: opponents' points · SB:"
+            " Sonneborn-Berger · Wins: rounds won · unplayed rounds: FIDE 2023 rules"
+            " · +n/−n/=n: result against #n"
+        )
+    if order == "head-to-head-wins":
+        # TRANSLATORS: H2H and Wins are your translations of those headings.
+        return _(
+            "H2H: points among the tied · Wins: rounds won · SB: Sonneborn-Berger · unplayed"
+            " rounds: FIDE 2023 rules · +n/−n/=n: result against #n"
+        )
+    if order == "buchholz":
         # TRANSLATORS: "FIDE 2023" names the chess federation's 2023 tie-break regulations.
         return _(
             "Buchholz: opponents' points · SB: Sonneborn-Berger · unplayed rounds: FIDE 2023"

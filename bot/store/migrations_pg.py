@@ -332,6 +332,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE matches ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
     """,
+    # A tournament's tie-break order (see bot/store/migrations_sqlite.py).
+    """
+    ALTER TABLE tournaments ADD COLUMN tiebreak_order TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

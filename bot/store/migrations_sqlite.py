@@ -392,6 +392,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE matches ADD COLUMN server_clock INTEGER NOT NULL DEFAULT 0;
     """,
+    # The tie-breaks' order an organiser chose for a tournament (a key of
+    # bot/tournament/records.py's TIEBREAK_ORDERS); NULL: the format's default.
+    """
+    ALTER TABLE tournaments ADD COLUMN tiebreak_order TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -14,6 +14,29 @@ FORMATS: dict[str, Phrase] = {
     "round-robin": say_in("tournament format", "round robin"),
 }
 
+# The tie-break orders an organiser chooses among (`/schotten-admin tournament create`): the
+# formats' defaults and FIDE's usual lists (C.07: Buchholz Cut-1 and the number of wins).
+# A key is stored; the names are tiebreaks.CHOICES, compared in this order.
+TIEBREAK_ORDERS: dict[str, tuple[tuple[str, ...], Phrase]] = {
+    "buchholz": (
+        ("Buchholz", "Sonneborn-Berger"),
+        say_in("tie-break order", "Buchholz, Sonneborn-Berger"),
+    ),
+    "buchholz-cut": (
+        ("Buchholz Cut-1", "Buchholz", "Sonneborn-Berger", "Wins"),
+        say_in("tie-break order", "Buchholz Cut-1, Buchholz, Sonneborn-Berger, wins"),
+    ),
+    "head-to-head": (
+        ("Head-to-head", "Sonneborn-Berger"),
+        say_in("tie-break order", "head-to-head, Sonneborn-Berger"),
+    ),
+    "head-to-head-wins": (
+        ("Head-to-head", "Wins", "Sonneborn-Berger"),
+        say_in("tie-break order", "head-to-head, wins, Sonneborn-Berger"),
+    ),
+}
+DEFAULT_ORDER = {"swiss": "buchholz", "round-robin": "head-to-head"}
+
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
@@ -64,6 +87,12 @@ class TournamentInfo:
     message_id: int | None
     announced: int  # rounds announced; rounds + 1 once the end was
     entrants: tuple[Entrant, ...]
+    tiebreak_order: str | None = None  # a TIEBREAK_ORDERS key; None: the format's default
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        """The tie-breaks' names, in the order they decide."""
+        return TIEBREAK_ORDERS[self.tiebreak_order or DEFAULT_ORDER[self.format]][0]
 
     @property
     def active(self) -> list[Entrant]:

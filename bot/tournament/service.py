@@ -28,7 +28,7 @@ from bot.records import MatchInfo, Member, MoveResult
 from bot.service import Also, GameService
 from bot.store import Row, Tx, valid_id
 from bot.tournament import pairing
-from bot.tournament.records import FORMATS, Entrant, Pairing, TournamentInfo
+from bot.tournament.records import FORMATS, TIEBREAK_ORDERS, Entrant, Pairing, TournamentInfo
 from bot.wording import JOIN_BUTTON, deleted_member, player_name
 from engine.api import MatchSpec
 from engine.errors import GameError
@@ -118,6 +118,7 @@ class Tournaments:
             row["message_id"],
             row["announced"],
             entrants,
+            row["tiebreak_order"],
         )
 
     async def live(self, guild_id: int) -> list[TournamentInfo]:
@@ -187,6 +188,7 @@ class Tournaments:
             [e.user_id for e in t.entrants],
             _history(games),
             withdrawn=[e.user_id for e in t.entrants if e.withdrawn],
+            tiebreaks=t.tiebreaks,
         )
 
     # Sign-up ------------------------------------------------------------------------------
@@ -203,6 +205,7 @@ class Tournaments:
         rounds: int | None,
         round_hours: float | None,
         is_manager: bool,
+        tiebreak_order: str | None = None,
     ) -> TournamentInfo:
         if not is_manager:
             raise Refused(say("Only members who can manage this server can create tournaments."))
@@ -211,6 +214,8 @@ class Tournaments:
             raise Refused(say("A tournament's name is 1 to {most} characters.", most=MAX_NAME))
         if fmt not in FORMATS:
             raise Refused(say("The format is swiss or round-robin."))
+        if tiebreak_order is not None and tiebreak_order not in TIEBREAK_ORDERS:
+            raise ValueError(f"Unknown tie-break order {tiebreak_order!r}.")  # the front's choices
         if fmt == "round-robin" and rounds is not None:
             raise Refused(
                 # TRANSLATORS: {rounds} is the command's option `rounds` in the reader's words.
@@ -234,7 +239,8 @@ class Tournaments:
                 await self.store.put_user(tx, creator.id, creator.name, creator.is_bot)
                 tid = await tx.insert(
                     "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, spec, format,"
-                    " rounds, round_hours, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " rounds, round_hours, created_at, tiebreak_order)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -245,6 +251,7 @@ class Tournaments:
                         rounds or 0,
                         hours,
                         now,
+                        tiebreak_order,
                     ),
                     busy=NameTaken,
                 )

@@ -73,7 +73,7 @@ def texts() -> dict[str, str]:
         "result": commands.result_word("draw"),
         "level": lookback.level_word("hard"),
         "winners": tournaments._winners(["Alice", "Bob"]),
-        "note": tournaments._note("round-robin"),
+        "note": tournaments._note("head-to-head"),
         "cell": tournaments._cell("B", None),
         "sign-up": tournaments._sign_up("running"),
         "format": tournaments.format_name("round-robin"),

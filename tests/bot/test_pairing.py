@@ -499,6 +499,26 @@ def test_direct_encounter_is_applied_again_to_those_still_tied():
     assert [s.tiebreaks[0] for s in table][:4] == [2.0, 2.0, 1.0, 1.0]
 
 
+def test_buchholz_cut_1_and_wins_in_the_order_chosen():
+    # FIDE's usual lists: Buchholz Cut-1 drops the lowest opponent's score; Wins counts
+    # the rounds that gave a win's point (a forfeit won and a bye included).
+    w = (1.0, 0.0)
+    history = [
+        *(Game(1, 1, 2, w), Game(1, 3, 4, w), Game(1, 5, None, w)),
+        *(Game(2, 1, 3, (0.5, 0.5)), Game(2, 5, 2, w, True), Game(2, 4, None, w)),
+    ]
+    # points: 1: 1.5, 2: 0, 3: 1.5, 4: 1, 5: 2
+    chosen = ("Buchholz Cut-1", "Buchholz", "Wins")
+    table = standings("swiss", [1, 2, 3, 4, 5], history, tiebreaks=chosen)
+    by = {s.player: s.tiebreaks for s in table}
+    assert by[1] == (1.5, 0 + 1.5, 1.0)  # 2 (0) and 3 (1.5): the 0 is cut
+    assert by[3] == (1.5, 1 + 1.5, 1.0)  # 4 (1) and 1 (1.5)
+    assert by[5] == (2.0, 2 + 2, 2.0)  # two virtual opponents on 5's own 2: a bye, a forfeit
+    assert [s.player for s in table] == [5, 3, 1, 4, 2]  # 3 and 1 equal on Cut-1: Buchholz
+    with pytest.raises(ValueError, match="Unknown tie-break"):
+        standings("swiss", [1, 2], [], tiebreaks=("Median",))
+
+
 def test_equal_on_everything_shares_a_rank():
     table = standings("swiss", [4, 3, 2, 1], [Game(1, 1, 2, (1.0, 0.0)), Game(1, 3, 4, (1.0, 0.0))])
     assert [(s.player, s.rank) for s in table] == [(1, 1), (3, 1), (2, 3), (4, 3)]

@@ -27,7 +27,9 @@ def tournaments(service):
     return Tournaments(service)
 
 
-async def create(tournaments, name="Friday", fmt="swiss", rounds=None, hours=None, spec=None):
+async def create(
+    tournaments, name="Friday", fmt="swiss", rounds=None, hours=None, spec=None, order=None
+):
     return await tournaments.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -38,6 +40,7 @@ async def create(tournaments, name="Friday", fmt="swiss", rounds=None, hours=Non
         rounds=rounds,
         round_hours=hours,
         is_manager=True,
+        tiebreak_order=order,
     )
 
 
@@ -289,6 +292,25 @@ async def test_a_game_with_moves_ended_by_the_deadline_or_a_withdrawal_is_played
     assert not games[left.id].forfeit
     assert not games[timed.id].forfeit
     # (so the pairing counts them as having met, and their seats: results.played)
+
+
+async def test_the_organiser_chooses_the_tie_breaks(service, tournaments):
+    # Kept with the tournament and used by its standings; the format's default otherwise.
+    assert (await with_players(tournaments, 2, name="Plain")).tiebreaks == (
+        "Buchholz",
+        "Sonneborn-Berger",
+    )
+    t = await with_players(tournaments, 2, rounds=1, order="buchholz-cut")
+    t = await tournaments.start(t.id, MANAGER.id, is_manager=True)
+    assert t.tiebreaks == ("Buchholz Cut-1", "Buchholz", "Sonneborn-Berger", "Wins")
+    (game,) = await start_games(tournaments)
+    await play_out(service, game.id)
+    await tournaments.advance()
+    rows = await tournaments.standings(await tournaments.get(t.id))
+    assert [len(s.tiebreaks) for s in rows] == [4, 4]
+    assert rows[0].tiebreaks[3] == (1.0 if rows[0].points == 1.0 else 0.0)
+    with pytest.raises(ValueError, match="Unknown tie-break order"):
+        await create(tournaments, name="Odd", order="median")
 
 
 async def test_a_pairing_gets_its_match_once(service, tournaments):
