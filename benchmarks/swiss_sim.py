@@ -15,7 +15,14 @@ The measures of one round, from the players' scores and the pairs alone:
   perfect matching of its own, the bye's group without one of its players. This is the
   group-by-group best when it has no move at all, so a pairing with moves in a clean round
   has needless ones;
-- `thirds`: players given the same seat a third time in a row.
+- `thirds`: players given the same seat a third time in a row;
+- `beyond`: players whose seat difference ends beyond ±2 (FIDE C.04.1 f);
+- `profile`: for each boundary between score groups, top first, the pairs across it (the
+  players above it who are not paired among themselves). Pairing score groups from the top,
+  each with as many pairs as can be (FIDE C.04.1 e, the Dutch system) is the smallest
+  profile in lexicographic order; it also fixes the total score difference of the pairs.
+  `best_profile` finds that smallest one with the seat rules (one big matching whose
+  weights put each boundary above all those below it), to compare a pairer's with.
 """
 
 from __future__ import annotations
@@ -69,13 +76,21 @@ class Known:
         s = self.seats[p]
         return len(s) >= 2 and s[-1] == s[-2] == seat
 
+    def beyond(self, p: int, seat: int) -> bool:
+        """Whether `seat` would leave p's seat difference beyond ±2."""
+        s = self.seats[p]
+        return abs(len(s) - 2 * sum(s) + (1 if seat == 0 else -1)) > 2
+
+    def bad_seat(self, p: int, seat: int) -> bool:
+        return self.third(p, seat) or self.beyond(p, seat)
+
     def pairs_well(self, a: int, b: int) -> bool:
-        """Not met yet, and some seating gives neither a third same seat in a row (FIDE's
-        absolute seat rule)."""
+        """Not met yet, and some seating gives neither a third same seat in a row nor a
+        seat difference beyond ±2 (FIDE's absolute seat rules)."""
         if not self.free(a, b):
             return False
-        first = self.third(a, 0) or self.third(b, 1)
-        second = self.third(a, 1) or self.third(b, 0)
+        first = self.bad_seat(a, 0) or self.bad_seat(b, 1)
+        second = self.bad_seat(a, 1) or self.bad_seat(b, 0)
         return not (first and second)
 
 
@@ -114,6 +129,50 @@ def clean(players: Sequence[int], known: Known) -> bool:
     return True
 
 
+def profile(scores: Sequence[float], pairs: Sequence[tuple[float, float]]) -> tuple[int, ...]:
+    """The pairs across each boundary between the score groups `scores`, top first."""
+    levels = sorted(set(scores), reverse=True)
+    out = [0] * (len(levels) - 1)
+    for x, y in pairs:
+        hi, lo = levels.index(max(x, y)), levels.index(min(x, y))
+        for k in range(hi, lo):
+            out[k] += 1
+    return tuple(out)
+
+
+def best_profile(players: Sequence[int], known: Known) -> tuple[int, ...] | None:
+    """The smallest profile of a pairing that keeps the seat rules (pairs_well), the bye
+    (if any) to some player allowed it in the lowest score group that has one; None when
+    no such pairing exists."""
+    scores = [known.score[p] for p in players]
+    levels = sorted(set(scores), reverse=True)
+    weight = len(players) // 2 + 1  # more pairs than can cross one boundary
+    byes: list[int | None] = [None]
+    if len(players) % 2:
+        allowed = [p for p in players if p not in known.no_bye]
+        if not allowed:
+            return None
+        lowest = min(known.score[p] for p in allowed)
+        byes = [p for p in allowed if known.score[p] == lowest]
+    best = None
+    for bye in byes:
+        rest = [p for p in players if p != bye]
+        g = nx.Graph()
+        for i, a in enumerate(rest):
+            for b in rest[i + 1 :]:
+                if known.pairs_well(a, b):
+                    hi = levels.index(max(known.score[a], known.score[b]))
+                    lo = levels.index(min(known.score[a], known.score[b]))
+                    cost = sum(weight ** (len(levels) - 2 - k) for k in range(hi, lo))
+                    g.add_edge(a, b, weight=weight ** len(levels) - cost)
+        m = nx.max_weight_matching(g, maxcardinality=True)
+        if 2 * len(m) != len(rest):
+            continue
+        got = profile(scores, [(known.score[a], known.score[b]) for a, b in m])
+        best = got if best is None else min(best, got)
+    return best
+
+
 @dataclass(slots=True)
 class Measure:
     """One round's figures."""
@@ -123,20 +182,25 @@ class Measure:
     thirds: int
     rematches: int
     bad_byes: int
+    beyond: int = 0
+    profile: tuple[int, ...] = ()
     seconds: float = 0.0
 
 
 def measure(players: Sequence[int], history: Sequence[Game], pairs: Pairs) -> Measure:
     known = Known.of(history)
-    moves = thirds = rematches = bad_byes = 0
+    moves = thirds = rematches = bad_byes = beyond = 0
     for a, b in pairs:
         if b is None:
             bad_byes += a in known.no_bye
             continue
         moves += known.score[a] != known.score[b]
         thirds += known.third(a, 0) + known.third(b, 1)
+        beyond += known.beyond(a, 0) + known.beyond(b, 1)
         rematches += not known.free(a, b)
-    return Measure(moves, clean(players, known), thirds, rematches, bad_byes)
+    games = [(known.score[a], known.score[b]) for a, b in pairs if b is not None]
+    shape = profile([known.score[p] for p in players], games)
+    return Measure(moves, clean(players, known), thirds, rematches, bad_byes, beyond, shape)
 
 
 def play(history: list[Game], pairs: Pairs, rnd: int, rng: random.Random) -> None:

@@ -13,9 +13,10 @@ Rules notes (what the service and the README rely on):
 - Round robin: FIDE Berger tables; with an odd number of players one sits out each round.
 - Swiss (swiss.py): score group by score group, each a maximum-weight matching over the
   rematch-free pairs: the bye to the lowest score group's lowest-ranked player who has had
-  neither a bye nor a forfeit win, then no third same seat in a row, the fewest moves out
-  of score groups, the smallest moves, seat balance (±2) and wishes, then the Dutch
-  order. A forfeited game was not played: it does not count as having met, nor for seats.
+  neither a bye nor a forfeit win, then no third same seat in a row and no seat
+  difference beyond ±2, the fewest moves out of score groups from the top down, the
+  smallest moves, seat wishes, then the Dutch order. A forfeited game was not played:
+  it does not count as having met, nor for seats.
 - Tie-breaks, Swiss: Buchholz, then Sonneborn-Berger; round robin: head-to-head (points
   among the players tied, applied again to those still tied), then Sonneborn-Berger.
   Unplayed rounds by FIDE's 2023 tie-break rules (tiebreaks.py): in a Swiss one's own

@@ -6,15 +6,16 @@ The order of the rules (FIDE C.04.1 and the Dutch system's criteria, C.04.3):
 1. no rematch of a game played (a forfeit was not played): such pairs are no edges;
 2. the bye: one per player, never to a player who won a game by forfeit (C.04.1 d), to the
    lowest score group that has a player allowed it, its lowest-ranked such player;
-3. no player has the same seat a third time in a row: FIDE's absolute seat rule, so two
-   players who would break it whichever way they sit are no pair inside a score group
-   (one moves down instead); only the bottom's one matching may give a third, when no
-   pairing of what is left avoids it;
+3. FIDE's absolute seat rules (C.04.1 f): no player has the same seat a third time in a
+   row, then no seat difference beyond ±2. Two players who would break one whichever
+   way they sit are no pair inside a score group (one moves down instead); only the
+   bottom's one matching may break them, when no pairing of what is left avoids it;
 4. as many pairs as can be inside each score group, from the top down, the players who
-   cannot be paired in theirs moving down to the next (fewest moves);
+   cannot be paired in theirs moving down to the nearest score free for them (FIDE
+   C.04.1 e): in one matching, the fewest pairs across the top boundary between score
+   groups, then across the next, and so on;
 5. the smallest score differences;
-6. seats again: no seat difference beyond ±2, then each player's seat wish (to even
-   out, then to alternate);
+6. each player's seat wish (to even out, then to alternate);
 7. the Dutch order inside a group: its top half against its bottom half in order, a
    player moving down meeting the top of the group below.
 
@@ -24,16 +25,18 @@ matching of maximum cardinality minimises the sum lexicographically. A group (wi
 players moving down into it) is one matching, with a vertex "down" for the player who
 moves on when their number is odd.
 
-Pairing group by group is safe only while the players below can still be paired without
-a rematch whoever comes down: Dirac's theorem promises it while they are at least
-2k + 2, k being the most games any player has played. The groups at the bottom, where
-that fails, are paired together as one matching of all that is left (bye included), which
-also minimises the moves out of their groups as a whole.
+Pairing group by group cannot see how its choice of who moves down leaves the groups
+below, so a field of up to ONE_MATCHING players is paired as one matching of everyone:
+the exact best. In a bigger field, pairing group by group is safe only while the players
+below can still be paired without a rematch whoever comes down: Dirac's theorem promises
+it while they are at least 2k + 2, k being the most games any player has played. The
+groups at the bottom, where that fails, are paired together as one matching of all that
+is left (bye included), a big first group of them in parts (`bottom`).
 
 networkx's matching is pure Python and costs about players times edges, so a group of
 more than GROUP_WHOLE players is paired in parts: slices of its top and bottom halves
 together (each player's Dutch partner is in the same part), whoever a part leaves unpaired
-going on to the next. A round of 1,000 players pairs in well under a second.
+going on to the next. Every round of 1,000 players pairs in well under a second.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from bot.tournament.results import Game, check_history, check_players, played
 
 SEAT_LIMIT: Final = 2  # the largest |seat-0 games - seat-1 games| wished for
 GROUP_WHOLE: Final = 24  # a bigger score group is paired in parts of about this many
+ONE_MATCHING: Final = 64  # a field up to this many is paired as one matching (exact)
 BYE: Final = -1  # the bye's vertex
 
 
@@ -114,7 +118,17 @@ def _seat_cost(a: Past, b: Past, a_seat: int) -> tuple[int, ...]:
 
 
 # The levels of an edge's cost, with the most each can be on one edge.
-LEVELS: Final = ("bye", "third", "moves", "distance", "beyond", "even", "alternate", "order")
+LEVELS: Final = (
+    "bye",
+    "third",
+    "beyond",
+    "cross",
+    "moves",
+    "distance",
+    "even",
+    "alternate",
+    "order",
+)
 
 
 @dataclass(slots=True)
@@ -129,6 +143,7 @@ class _Round:
     place: list[int]  # the index's place in its group
     bye_allowed: list[int]  # the players who may get the bye, lowest-ranked first
     odd: bool
+    safe: int = 2  # the fewest players that any history lets pair (Dirac), set per round
     denials: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -137,11 +152,11 @@ class _Round:
     def free(self, a: int, b: int) -> bool:
         return (self.ids[a], self.ids[b]) not in self.met
 
-    def third_either_way(self, a: int, b: int) -> bool:
-        """Whether either seating of a and b gives one of them the same seat a third time
-        in a row (both had the same seat in their last two games)."""
+    def seat_bad_either_way(self, a: int, b: int) -> bool:
+        """Whether either seating of a and b breaks an absolute seat rule for one of them:
+        the same seat a third time in a row, or a seat difference beyond ±2."""
         (a0, a1), (b0, b1) = self.denials[a], self.denials[b]
-        return a0[0] + b1[0] > 0 and a1[0] + b0[0] > 0
+        return a0[0] + b1[0] + a0[1] + b1[1] > 0 and a1[0] + b0[0] + a1[1] + b0[1] > 0
 
     def cost(self, a: int, b: int) -> tuple[int, ...]:
         """The cost of pairing a and b (a ranked above b)."""
@@ -161,17 +176,29 @@ class _Round:
             (a0[0] + b1[0], a0[1] + b1[1], a0[2] + b1[2], a0[3] + b1[3]),
             (a1[0] + b0[0], a1[1] + b0[1], a1[2] + b0[2], a1[3] + b0[3]),
         )
-        return (0, seats[0], int(ga != gb), distance * distance, *seats[1:], order)
+        return (0, *seats[:2], 0, int(ga != gb), distance * distance, *seats[2:], order)
 
     def solve(self, vertices: list[int], *, bye: bool) -> dict[int, int] | None:
         """The best pairing of `vertices` over every rematch-free pair (None: none pairs
-        everyone): each player's partner, BYE for the bye."""
-        costs = {
-            (a, b): self.cost(a, b)
-            for i, a in enumerate(vertices)
-            for b in vertices[i + 1 :]
-            if self.free(a, b)
-        }
+        everyone): each player's partner, BYE for the bye.
+
+        The score groups are paired from the top (FIDE C.04.1 e): a pair's "cross" cost
+        counts each boundary between score groups it crosses, a boundary outweighing all
+        those below it together, so that the fewest pairs cross the top boundary, then the
+        next, and so on; which also keeps those who move down as close as can be."""
+        first = self.group_of[vertices[0]]
+        span = self.group_of[vertices[-1]] - first  # the boundaries inside `vertices`
+        unit = (len(vertices) + 1) // 2 + 1  # more pairs than can cross one boundary
+        weight = [unit ** (span - 1 - k) for k in range(span)]
+        costs = {}
+        for i, a in enumerate(vertices):
+            for b in vertices[i + 1 :]:
+                if self.free(a, b):
+                    c = self.cost(a, b)
+                    ga, gb = self.group_of[a] - first, self.group_of[b] - first
+                    # no count of moves here: their crossings are counted, and
+                    # then the smaller score differences come first (FIDE's PSD)
+                    costs[(a, b)] = (*c[:3], sum(weight[ga:gb]), 0, *c[5:])
         if bye:
             bottom = self.group_of[vertices[-1]]
             for p in self.bye_allowed:
@@ -217,19 +244,51 @@ class _Round:
         costs: dict[tuple[int, int], tuple[int, ...]] = {}
         for i, a in enumerate(vertices):
             for b in vertices[i + 1 :]:
-                # A pair that would give one of them a third same seat is no pair in a
-                # score group (FIDE's absolute seat rule): they move down instead, and
-                # only the bottom's one matching may give a third, when nothing else can.
-                if self.free(a, b) and not self.third_either_way(a, b):
+                # A pair that would give one of them a third same seat or a difference
+                # beyond ±2 is no pair in a score group (FIDE's absolute seat rules): they
+                # move down instead; only the bottom's one matching may, when nothing
+                # else can.
+                if self.free(a, b) and not self.seat_bad_either_way(a, b):
                     costs[(a, b)] = self.cost(a, b)
         if len(vertices) % 2:
             for a in vertices:  # DOWN: who moves on down; a floater again, last
                 below = len(self.groups[self.group_of[a]]) - 1 - self.place[a]
                 again = int(a in moving)
-                costs[(a, DOWN)] = (0, 0, 2 * again, *_ZERO[4:], min(below, 3))
+                costs[(a, DOWN)] = (0, 0, 0, 0, 2 * again, *_ZERO[6:], min(below, 3))
         partner = _match(costs, (len(vertices) + 1) // 2)
         down = [v for v in vertices if partner.get(v, DOWN) == DOWN]
         return {a: b for a, b in partner.items() if DOWN not in (a, b)}, down
+
+    def bottom(
+        self, floaters: list[int], groups: list[list[int]], *, bye: bool
+    ) -> dict[int, int] | None:
+        """The bottom of the field: the players moving down, the group `groups[0]` and the
+        few below it, where pairing group by group might leave the last ones unpairable.
+        One matching (`solve`), except that more than ONE_MATCHING players with a big first
+        group are paired in parts as in `bracket`, the last part taking everything left, at
+        least `safe` players (Dirac: any choice before leaves them pairable); one matching
+        of 1,000 would take seconds."""
+        members = groups[0] if groups else []
+        below = [v for g in groups[1:] for v in g]
+        everyone = floaters + members + below
+        if bye or len(members) <= 2 * GROUP_WHOLE or len(everyone) <= ONE_MATCHING:
+            return self.solve(everyone, bye=bye) if everyone else {}
+        half = (len(members) + 1) // 2
+        top, low = members[:half], members[half:]
+        step = -(-half // -(-2 * half // GROUP_WHOLE))
+        partner: dict[int, int] = {}
+        carry = floaters
+        for start in range(0, half, step):
+            end = start + step
+            if end >= half or 2 * (half - end) - 1 + len(below) < self.safe:
+                tail = self.solve(sorted(carry + top[start:] + low[start:] + below), bye=False)
+                if tail is None:
+                    return None
+                partner.update(tail)
+                break
+            pairs, carry = self._pair_part(carry, top[start:end] + low[start:end])
+            partner.update(pairs)
+        return partner
 
     def choose_bye(self) -> int:
         """The bye up front, where any choice leaves the others pairable: the lowest score
@@ -257,7 +316,7 @@ class _Round:
         return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(vertices)
 
 
-_ZERO: Final = (0,) * 8
+_ZERO: Final = (0,) * len(LEVELS)
 DOWN: Final = -2  # a bracket's vertex for the player who moves on down
 
 
@@ -322,29 +381,30 @@ def swiss_round(
     # Dirac: a set of m players, each of whom has played at most `most` of the others, has
     # a pairing without a rematch when m >= 2 * most + 2 (and m is even)
     most = max((len(p.seats) for p in state.pasts), default=0)
-    safe = 2 * most + 2
+    safe = state.safe = 2 * most + 2
+    # A small field is one matching, the exact best from the top: group by group cannot
+    # see how its choice of who moves down leaves the groups below.
+    whole = n <= ONE_MATCHING
     partner: dict[int, int] = {}
     odd = state.odd
-    if odd and n - 1 >= safe:
+    if odd and not whole and n - 1 >= safe:
         bye = state.choose_bye()
         partner[bye], partner[BYE] = BYE, bye
         odd = False
     groups = [[v for v in g if v not in partner] for g in state.groups]
     floaters: list[int] = []
-    rest: list[int] = []
-    for k, members in enumerate(groups):
-        if sum(len(g) for g in groups[k + 1 :]) < safe:
-            rest = floaters + [v for g in groups[k:] for v in g]
+    tail = None
+    for k, members in enumerate(groups):  # the last group at the latest ends the loop
+        if whole or sum(len(g) for g in groups[k + 1 :]) < safe:
+            tail = state.bottom(floaters, [g for g in groups[k:] if g], bye=odd)
             break
         pairs, floaters = state.bracket(floaters, members)
         partner.update(pairs)
-    if rest:
-        tail = state.solve(rest, bye=odd)
-        if tail is None:
-            if state.odd:
-                raise _impossible(round, n, "every player still due a bye would leave a rematch")
-            raise _impossible(round, n, "any pairing would repeat a game")
-        partner.update(tail)
+    if tail is None:
+        if state.odd:
+            raise _impossible(round, n, "every player still due a bye would leave a rematch")
+        raise _impossible(round, n, "any pairing would repeat a game")
+    partner.update(tail)
     return _seated(state, partner)
 
 

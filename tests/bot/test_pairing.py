@@ -39,8 +39,9 @@ class Past:
         self.byes: Counter[int] = Counter()
         self.no_bye: set[int] = set()
         self.diff: Counter[int] = Counter()
+        self.seats: defaultdict[int, list[int]] = defaultdict(list)
         self.met: set[Pair] = set()
-        for g in history:
+        for g in sorted(history, key=lambda g: g.round):
             if g.second is None:
                 self.byes[g.first] += 1
                 self.no_bye.add(g.first)
@@ -55,10 +56,25 @@ class Past:
                 continue
             self.diff[g.first] += 1
             self.diff[g.second] -= 1
+            self.seats[g.first].append(0)
+            self.seats[g.second].append(1)
             self.met.add(frozenset((g.first, g.second)))
 
     def free(self, a: int, b: int) -> bool:
         return frozenset((a, b)) not in self.met
+
+    def seat_bad(self, p: int, seat: int) -> bool:
+        """Whether `seat` breaks an absolute seat rule for p: a third same seat in a row,
+        or a seat difference beyond ±2 (FIDE C.04.1 f)."""
+        third = self.seats[p][-2:] == [seat, seat]
+        return third or abs(self.diff[p] + (1 if seat == 0 else -1)) > 2
+
+    def seats_allow(self, a: int, b: int) -> bool:
+        """Some seating of a and b keeps both within the absolute seat rules."""
+        return not (
+            (self.seat_bad(a, 0) or self.seat_bad(b, 1))
+            and (self.seat_bad(a, 1) or self.seat_bad(b, 0))
+        )
 
     def pairable(self, players: list[int]) -> bool:
         return next(matchings(players, self.free), None) is not None
@@ -104,11 +120,15 @@ def check_against_brute_force(
     if byes:  # the lowest score among those due a bye who leave the others pairable
         assert score[byes[0]] == min(score[p] for p in due)
     # nobody moves out of their score group when a pairing exists with every pair inside
-    # its group, the bye going to the lowest score it can go to
+    # its group and within the seat rules, the bye going to the lowest score it can go to
     lowest = [p for p in due if score[p] == min((score[q] for q in due), default=0)]
+
+    def inside(a: int, b: int) -> bool:
+        return past.free(a, b) and score[a] == score[b] and past.seats_allow(a, b)
+
     for bye in lowest or [None]:
         rest = [p for p in players if p != bye]
-        same = next(matchings(rest, lambda a, b: past.free(a, b) and score[a] == score[b]), None)
+        same = next(matchings(rest, inside), None)
         if same is not None:
             assert all(score[a] == score[b] for a, b in pairs if b is not None)
             break
@@ -251,6 +271,76 @@ def test_the_leaders_group_moves_rather_than_three_groups():
     ]
     pairs = swiss_round([1, 2, 3, 4, 5, 6], history, 4)
     assert {frozenset(p) for p in pairs} == {frozenset(p) for p in [(4, 6), (3, 5), (1, 2)]}
+
+
+RESULTS = {"W": (1.0, 0.0), "L": (0.0, 1.0), "D": (0.5, 0.5), "N": (0.0, 0.0)}
+
+
+def games(*rounds: str) -> list[Game]:
+    """A history, one string a round: "first-second result" games, comma-separated; the
+    result W, L, D (first's win, loss, draw) or N (0-0), then f for a forfeit."""
+    out = []
+    for r, text in enumerate(rounds, 1):
+        for game in text.split(","):
+            pair, result = game.split()
+            first, second = map(int, pair.split("-"))
+            out.append(Game(r, first, second, RESULTS[result[0]], result.endswith("f")))
+    return out
+
+
+def opponent_scores(players: list[int], history: list[Game], rnd: int) -> dict[int, float]:
+    """Each player's opponent's score in round `rnd` of swiss_round."""
+    score = Past(history).score
+    pairs = swiss_round(players, history, rnd)
+    return {a: score[b] for pair in pairs for a, b in (pair, pair[::-1]) if None not in pair}
+
+
+def test_the_bottom_sends_a_floater_to_the_nearest_group_free():
+    # Issue 41, 10 players, round 3 (a simulated event): 7, 8, 9 on 2 points (7-8 the
+    # only pair), 1, 2, 5 on 1, 3 and 6 on ½, 4 and 10 on 0. Counting only pairs across
+    # groups sent 9 down to a ½ (3); FIDE C.04.1 e: to the 1-point group, free for it.
+    history = games(
+        "1-6 W, 7-2 W, 3-8 L, 9-4 Wf, 5-10 W",
+        "9-1 W, 8-5 W, 10-7 L, 2-4 W, 6-3 D",
+    )
+    assert opponent_scores(list(range(1, 11)), history, 3)[9] == 1.0
+
+
+def test_the_leader_meets_the_nearest_score_free():
+    # Issue 41, 16 players, round 6 (a simulated event): 7, on 4 points, has met 9 (4½)
+    # and must move down; 13 (3½) is free for it. Counting only pairs across groups gave
+    # 7 a 2-point player, three groups down.
+    history = games(
+        "1-9 L, 10-2 Lf, 3-11 W, 12-4 W, 5-13 L, 14-6 W, 7-15 W, 16-8 W",
+        "2-12 D, 13-3 W, 7-14 W, 9-16 W, 8-1 W, 4-10 W, 11-5 L, 15-6 L",
+        "9-7 W, 12-13 D, 16-2 W, 6-3 L, 14-4 W, 5-8 W, 1-11 W, 10-15 W",
+        "13-9 L, 3-12 L, 5-14 L, 7-16 W, 4-2 L, 6-1 D, 8-10 W, 15-11 D",
+        "14-9 D, 12-7 L, 2-13 L, 3-8 L, 16-5 L, 1-15 W, 10-6 W, 11-4 W",
+    )
+    assert opponent_scores(list(range(1, 17)), history, 6)[7] == 3.5
+
+
+def test_no_seat_difference_beyond_two_when_a_pairing_keeps_it():
+    # Issue 41, 32 players, round 5 (a simulated event): 11 (4 points) and 32 (3½) both
+    # had seat 0 twice more than seat 1; paired together, one of them ended at +3 though
+    # a pairing within ±2 exists (FIDE C.04.1 f: an absolute rule).
+    history = games(
+        "1-17 W, 18-2 W, 3-19 W, 20-4 W, 5-21 Lf, 22-6 W, 7-23 L, 24-8 D, "
+        "9-25 L, 26-10 D, 11-27 W, 28-12 W, 13-29 W, 30-14 L, 15-31 D, 32-16 W",
+        "1-20 Nf, 21-3 W, 11-22 W, 23-13 L, 14-28 D, 25-18 L, 31-32 L, 8-26 L, "
+        "10-24 W, 2-15 L, 4-16 L, 17-5 Wf, 6-19 D, 27-7 W, 29-9 W, 12-30 L",
+        "18-11 L, 13-21 W, 32-28 D, 15-10 D, 26-14 W, 22-1 L, 3-23 L, 16-25 L, "
+        "17-27 D, 30-20 W, 29-6 W, 19-8 W, 24-31 D, 7-2 L, 9-4 L, 5-12 W",
+        "11-13 W, 32-26 W, 23-1 Nf, 10-29 W, 25-15 L, 28-18 W, 21-30 D, 27-14 L, "
+        "19-17 L, 2-24 W, 20-3 W, 4-22 L, 31-5 L, 16-9 Nf, 6-8 W, 12-7 L",
+    )
+    past = Past(history)
+    assert past.diff[11] == past.diff[32] == 2
+    pairs = swiss_round(list(range(1, 33)), history, 5)
+    check_basics(list(range(1, 33)), past, pairs)
+    for first, second in pairs:
+        assert second is not None
+        assert abs(past.diff[first] + 1) <= 2 and abs(past.diff[second] - 1) <= 2
 
 
 def test_forfeits_were_not_played():

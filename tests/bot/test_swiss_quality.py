@@ -5,12 +5,17 @@ In every round: never a rematch of a game played, never a bye to a player who ha
 or won by forfeit, no pair across score groups when a pairing without any (and without
 a third same seat) exists (the group-by-group best, benchmarks/swiss_sim.py `clean`), and a
 third same seat in a row only where the pair's two players both had that seat twice (so
-one of them must have it again); on these seeds, none at all.
+one of them must have it again); on these seeds, one: 9 players in a round where the bye,
+due to the lowest score group, leaves no pairing within the seat rules. Where some pairing keeps
+every seat within the rules (no third same seat, no difference beyond ±2; issue 41), the
+round keeps them too, and is no worse than the group-by-group best: its pairs across each
+boundary between score groups, top first, are the fewest (benchmarks/swiss_sim.py
+`best_profile`, FIDE C.04.1 e).
 The figures against other libraries: benchmarks/swiss_compare.py."""
 
 import pytest
 
-from benchmarks.swiss_sim import Known, events, measure, run
+from benchmarks.swiss_sim import Known, best_profile, events, measure, run
 from bot.tournament.pairing import swiss_round
 
 EVENTS = events(140, seed=31)
@@ -18,7 +23,7 @@ EVENTS = events(140, seed=31)
 
 @pytest.mark.xdist_group("swiss-quality")
 def test_simulated_events_keep_every_rule():
-    rounds = moves = thirds = 0
+    rounds = moves = thirds = compared = 0
     for event in EVENTS:
         for players, history, pairs, _ in run(event, swiss_round):
             rounds += 1
@@ -26,6 +31,11 @@ def test_simulated_events_keep_every_rule():
             assert m.rematches == 0 and m.bad_byes == 0, (event, len(history))
             assert not (m.clean and m.moves), (event, len(history), pairs)
             known = Known.of(history)
+            best = best_profile(players, known)
+            if best is not None:  # a pairing within the seat rules exists
+                compared += 1
+                assert m.beyond == 0 and m.thirds == 0, (event, len(history), pairs)
+                assert m.profile <= best, (event, len(history), m.profile, best)
             for a, b in pairs:
                 if b is None:
                     continue
@@ -34,8 +44,10 @@ def test_simulated_events_keep_every_rule():
                     seat = 0 if known.third(a, 0) else 1
                     assert known.third(a, seat) and known.third(b, seat), (event, a, b)
             moves += m.moves
-            thirds += m.thirds
-    assert rounds >= 1000
-    # the pairing's figures on these seeds (a change that makes them worse shows here)
-    assert moves / rounds < 2.8
-    assert thirds == 0
+            thirds += m.thirds  # only where no pairing avoids them (asserted above)
+    assert rounds >= 1000 and compared >= 1000
+    # the pairing's figures on these seeds (a change that makes them worse shows here).
+    # Pairs across groups: 3.20 a round, up from 2.16 when their count came before the
+    # score differences: FIDE wants two moves of ½ point rather than one of 1 (issue 41).
+    assert moves / rounds < 3.3
+    assert thirds <= 1
