@@ -68,17 +68,18 @@ async def export_text(store: Store, info: MatchInfo) -> str:
     games = await store.games(info.id)
     names = info.names
     log = await log_of(store, info.id)
+    # One replay from the deal: who moves first, then every move said in words.
+    replayed = replay_match(info.spec, info.seed, [])
     lines: list[str | Phrase] = [
         # TRANSLATORS: the first line of a game's exported record; {game} is the game and its
         # options, e.g. "Schotten Totten, Expert".
         say("# schotten-bot game #{id}: {game}", id=info.id, game=info.spec.describe()),
-        *_players(info),
+        *_players(info, replayed.to_decide or 0),
         # TRANSLATORS: {time} is a date and time, e.g. 2026-03-01 18:30 UTC.
         say("Started: {time}", time=_when(info.created_at)),
         "",
         say("Moves:"),
     ]
-    replayed = replay_match(info.spec, info.seed, [])
     for number, (seat, text) in enumerate(log, 1):
         said = " ".join(localise(e.describe(names)) for e in replayed.play(text, seat))
         lines.append(f"{number:4d}. {said}")
@@ -105,10 +106,9 @@ async def export_text(store: Store, info: MatchInfo) -> str:
     return "\n".join(localise(line) for line in lines) + "\n"
 
 
-def _players(info: MatchInfo) -> list[Phrase]:
+def _players(info: MatchInfo, first: int) -> list[Phrase]:
     """Who plays, by what they do first (not "Seat 1", which reads as a ranking): the
     first to move in Schotten Totten; Attacker and Defender of the first game of a siege."""
-    first = replay_match(info.spec, info.seed, []).to_decide or 0
     starter, other = info.names[first], info.names[1 - first]
     if info.spec.game == "st2":
         # TRANSLATORS: the record's player lines of a siege (the first game's roles).

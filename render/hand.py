@@ -145,20 +145,7 @@ def _draw_compact(
     foot = [_legend(view, marks, playable)]
     if recruited:
         foot.append(_("NEW: drawn with the Recruiter"))
-    for line in (f for f in foot if f):
-        y += round(
-            block(
-                d,
-                theme,
-                (width / 2, y),
-                line,
-                (theme.small_size,),
-                width - 2 * m,
-                fill=theme.text_muted,
-                anchor="m",
-                max_lines=2,
-            )
-        )
+    y = _foot(d, theme, y, [f for f in foot if f], width, m, theme.small_size, 2)
     return img, y + 6
 
 
@@ -286,20 +273,7 @@ def _draw(
         text.draw(d, (width / 2, top + card.h / 2), none, fr, theme.text_muted, "mm")
     n_rows = max(1, -(-len(cards) // PER_ROW))
     y = top + n_rows * card.h + (n_rows - 1) * lay.row_gap + lay.lift + px(8)
-    for line in foot:
-        y += round(
-            block(
-                d,
-                theme,
-                (width / 2, y),
-                line,
-                (theme.label_size,),
-                width - 2 * m,
-                fill=theme.text_muted,
-                anchor="m",
-                max_lines=3,
-            )
-        )
+    y = _foot(d, theme, y, foot, width, m, theme.label_size, 3)
     return img, y + theme.margin
 
 
@@ -384,3 +358,31 @@ def _legend(view: St1View | St2View, marks: bool, playable: frozenset[AnyCard]) 
     if marks and len(playable) < len(view.hand or ()):
         return _("Raised cards can be played now; dimmed ones cannot")
     return ""
+
+
+def _foot(
+    d: ImageDraw.ImageDraw,
+    theme: Theme,
+    y: int,
+    lines: list[str],
+    width: int,
+    margin: int,
+    size: int,
+    max_lines: int,
+) -> int:
+    """The muted lines under the cards, centred, each wrapped to `max_lines`; the y below."""
+    for line in lines:
+        y += round(
+            block(
+                d,
+                theme,
+                (width / 2, y),
+                line,
+                (size,),
+                width - 2 * margin,
+                fill=theme.text_muted,
+                anchor="m",
+                max_lines=max_lines,
+            )
+        )
+    return y

@@ -524,6 +524,7 @@ def what_you_did(result: MoveResult) -> str:
 
 
 def _drawn_together(deck: str, count: int) -> str:
+    # A call per deck, each with its literal sentences: the extractor reads ngettext's arguments.
     if deck == "clan":
         return fill(
             ngettext("You drew {count} clan card.", "You drew {count} clan cards.", count),
